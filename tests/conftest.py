@@ -1,0 +1,124 @@
+"""Shared test setup: every test runs against a temporary home and a temporary $HOME.
+
+Tests never touch the real home directory or the network: the autouse fixture below points
+WIKIMEM_HOME, HOME, CODEX_HOME and git's global config into tmp_path and fails loudly if the
+memory home would resolve anywhere else. Git runs for real, with a fixed identity.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = REPO / "tests" / "fixtures"
+SHARED = REPO.parent / "shared"
+REAL_HOME = os.path.expanduser("~")
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    userhome = tmp_path / "userhome"
+    userhome.mkdir()
+    home = tmp_path / "wikimem-home"
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(
+        "[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"
+    )
+    monkeypatch.setenv("HOME", str(userhome))
+    monkeypatch.setenv("WIKIMEM_HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", str(userhome / ".codex"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for var in (
+        "CLAUDE_CONFIG_DIR",
+        "CURSOR_VERSION",
+        "ANTHROPIC_API_KEY",
+        "EDITOR",
+        "VISUAL",
+        "CLAUDE_PROJECT_DIR",
+        "CURSOR_PROJECT_DIR",
+        "WIKIMEM_HOOK_DEADLINE",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    from wikimem.home import resolve_home
+
+    resolved = resolve_home().root
+    if not resolved.startswith(str(tmp_path)) or resolved.startswith(
+        os.path.join(REAL_HOME, ".wikimem")
+    ):
+        pytest.fail(f"test would use a real memory home: {resolved}")
+    yield home
+    assert not resolve_home().root.startswith(os.path.join(REAL_HOME, ".wikimem"))
+
+
+@pytest.fixture
+def home(isolated_home: Path) -> Path:
+    """An initialised memory home."""
+    from wikimem.home import Home
+    from wikimem.layout import init_home
+
+    init_home(Home(str(isolated_home)))
+    return isolated_home
+
+
+def hook_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(extra)
+    return env
+
+
+def run_hook(
+    client: str,
+    payload: bytes | str | dict[str, Any],
+    *,
+    env: dict[str, str] | None = None,
+    installed_form: bool = False,
+    timeout: float = 30,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the real hook entry point in a subprocess (`python -m wikimem hook`, or the command
+    `wikimem install` writes when installed_form)."""
+    if isinstance(payload, dict):
+        payload = json.dumps(payload)
+    if isinstance(payload, str):
+        payload = payload.encode()
+    if installed_form:
+        cmd = [sys.executable, "-I", "-S", str(REPO / "wikimem" / "hookentry.py"), client]
+    else:
+        cmd = [sys.executable, "-m", "wikimem", "hook", client]
+    return subprocess.run(
+        cmd, input=payload, capture_output=True, env=env or hook_env(), timeout=timeout
+    )
+
+
+def records(home: Path) -> list[dict[str, Any]]:
+    out = []
+    for f in sorted((home / "events").glob("*.jsonl")):
+        for line in f.read_text().splitlines():
+            out.append(json.loads(line))
+    return out
+
+
+def errors(home: Path) -> list[str]:
+    path = home / "state" / "errors.log"
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def payload(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / "payloads" / f"{name}.json").read_text())
+    return data
+
+
+def make_repo(path: Path, remote: str | None = None) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    subprocess.run(["git", "init", "-q", str(path)], check=True)
+    if remote:
+        subprocess.run(["git", "-C", str(path), "remote", "add", "origin", remote], check=True)
+    return path

@@ -1,0 +1,24 @@
+"""`wikimem` console entry: the hook verb is dispatched before anything heavy is imported.
+
+`wikimem hook <client>` must stay on the standard library (DESIGN §4), so the typer/rich CLI is
+imported only for the other verbs.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def main() -> None:
+    argv = sys.argv[1:]
+    if argv and argv[0] == "hook":
+        from wikimem.hook import main as hook_main
+
+        sys.exit(hook_main(argv[1:]))
+    from wikimem.cli import app
+
+    app(prog_name="wikimem")
+
+
+if __name__ == "__main__":
+    main()

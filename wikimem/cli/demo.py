@@ -1,0 +1,45 @@
+"""`wikimem demo`: the recorded multi-harness scenario, shown step by step."""
+
+from __future__ import annotations
+
+import typer
+from rich.rule import Rule
+
+from wikimem.cli import JsonOption, console, handle_errors, print_json
+from wikimem.demo import Step, run_demo
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @handle_errors
+    def demo(json_out: bool = JsonOption) -> None:
+        """Run a recorded Claude Code → Codex → Cursor scenario in a temporary home (offline)."""
+
+        def on_phase(title: str) -> None:
+            if not json_out:
+                console.print(Rule(title, align="left"))
+
+        def on_step(step: Step) -> None:
+            if json_out:
+                return
+            console.print(f"  [bold]{step.client}[/] {step.event}  {step.summary}", highlight=False)
+            if step.output.strip():
+                console.print(
+                    f"    ↳ hook printed: {step.output.strip()[:300]}",
+                    markup=False,
+                    highlight=False,
+                )
+
+        result = run_demo(on_step, on_phase)
+        if json_out:
+            print_json(
+                {"home": result.home, "steps": [s.__dict__ for s in result.steps], **result.extra}
+            )
+            return
+        console.print(Rule("Result", align="left"))
+        for key, value in result.extra.items():
+            console.print(f"  {key}: {value}", markup=False)
+        console.print(
+            "  (the temporary home has been removed; your own ~/.wikimem was not touched)",
+            markup=False,
+        )

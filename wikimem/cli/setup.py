@@ -1,0 +1,171 @@
+"""Verbs that set wikimem up and report on it: init, hook, install, uninstall, status."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.harness import CLIENTS
+from wikimem.install import InstallResult, install, uninstall
+from wikimem.layout import init_home
+from wikimem.status import collect
+
+ClientArg = Annotated[str, typer.Argument(help="claude, codex or cursor", metavar="CLIENT")]
+ScopeOption = Annotated[str, typer.Option("--scope", help="user (all projects) or project")]
+ProjectDirOption = Annotated[
+    str | None,
+    typer.Option("--project-dir", help="Project root for --scope project (default: cwd)"),
+]
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show the change, write nothing.")]
+
+
+def _check_client(client: str) -> None:
+    if client not in CLIENTS:
+        raise typer.BadParameter(
+            f"{client!r} is not one of {', '.join(CLIENTS)}", param_hint="CLIENT"
+        )
+
+
+def _human(n: int) -> str:
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{n} B"
+
+
+def _show_result(result: InstallResult, verb: str) -> None:
+    if result.dry_run:
+        diff = difflib.unified_diff(
+            result.before.splitlines(keepends=True),
+            result.after.splitlines(keepends=True),
+            fromfile=result.path,
+            tofile=f"{result.path} (after {verb})",
+        )
+        text = "".join(diff)
+        console.print(text if text else f"{result.path}: no change", markup=False, highlight=False)
+    elif result.changed:
+        console.print(f"{verb}: {result.client} hooks in {result.path}", markup=False)
+        if result.events:
+            console.print(f"  events: {', '.join(result.events)}", markup=False)
+        if result.backup:
+            console.print(f"  backup: {result.backup}", markup=False)
+    else:
+        console.print(f"{result.path}: already up to date, nothing changed", markup=False)
+    for message in result.messages:
+        console.print(message, markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @handle_errors
+    def init(home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
+        """Create the memory home: config.toml, events/, state/ and memory/ (a git repository)."""
+        result = init_home(home_of(home))
+        if json_out:
+            print_json({"home": result.home.root, "created": list(result.created)})
+            return
+        if result.changed:
+            console.print(f"initialised {result.home.root}", markup=False)
+            for path in result.created:
+                console.print(f"  created {path}", markup=False)
+        else:
+            console.print(
+                f"{result.home.root} is already initialised; nothing changed", markup=False
+            )
+
+    @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+    def hook(client: ClientArg, home: str | None = HomeOption) -> None:
+        """The hook entry point harnesses call (reads one JSON payload on stdin; always exits 0)."""
+        # `wikimem hook` is dispatched in wikimem.__main__ before typer is imported; this
+        # definition only documents it and serves `python -m wikimem.cli`.
+        from wikimem.hook import main
+
+        args = [client] + (["--home", home] if home else [])
+        raise typer.Exit(main(args))
+
+    @app.command("install")
+    @handle_errors
+    def install_cmd(
+        client: ClientArg,
+        scope: ScopeOption = "user",
+        project_dir: ProjectDirOption = None,
+        dry_run: DryRunOption = False,
+        trust: Annotated[
+            bool,
+            typer.Option(
+                "--trust",
+                help="Codex only: record in ~/.codex/config.toml that you trust wikimem's hooks "
+                "(otherwise Codex skips them until you trust them in /hooks).",
+            ),
+        ] = False,
+        home: str | None = HomeOption,
+    ) -> None:
+        """Wire wikimem's hooks into a harness config, keeping every other entry."""
+        _check_client(client)
+        the_home = home_of(home)
+        if not dry_run:
+            init_home(the_home)
+        result = install(client, the_home, scope, project_dir, dry_run, trust)
+        _show_result(result, "installed")
+
+    @app.command("uninstall")
+    @handle_errors
+    def uninstall_cmd(
+        client: ClientArg,
+        scope: ScopeOption = "user",
+        project_dir: ProjectDirOption = None,
+        dry_run: DryRunOption = False,
+        home: str | None = HomeOption,
+    ) -> None:
+        """Remove exactly wikimem's hooks from a harness config."""
+        _check_client(client)
+        result = uninstall(client, scope, project_dir, dry_run)
+        _show_result(result, "removed")
+
+    @app.command()
+    @handle_errors
+    def status(
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+        project_dir: ProjectDirOption = None,
+    ) -> None:
+        """Events recorded per client and session, size on disk, hooks installed where."""
+        import os
+
+        info = collect(home_of(home), project_dir or os.getcwd())
+        if json_out:
+            print_json(info.as_dict())
+            return
+        table = Table(title=f"wikimem — {info.home}", show_header=False, title_justify="left")
+        table.add_column("what", style="bold")
+        table.add_column("value")
+        table.add_row(
+            "home",
+            info.home + ("" if info.initialised else "  (not initialised: run `wikimem init`)"),
+        )
+        by_client = (
+            ", ".join(f"{c}: {n}" for c, n in sorted(info.events_by_client.items())) or "none"
+        )
+        table.add_row("events", f"{info.events_total} ({by_client})")
+        table.add_row("sessions", str(len(info.sessions)))
+        table.add_row("on disk", ", ".join(f"{k} {_human(v)}" for k, v in info.disk_bytes.items()))
+        for key, value in info.extra.items():
+            table.add_row(key, str(value))
+        hooks = "\n".join(f"{h.client} ({h.scope}): {h.path}" for h in info.hooks) or "none"
+        table.add_row("hooks", hooks)
+        if info.errors_logged:
+            table.add_row("errors", f"{info.errors_logged} lines in state/errors.log")
+        console.print(table)
+        if info.sessions:
+            sessions = Table(title="recent sessions", title_justify="left")
+            for col in ("client", "session", "project", "events", "last event"):
+                sessions.add_column(col)
+            for s in info.sessions[-10:]:
+                sessions.add_row(s.client, s.session[:12], s.project, str(s.events), s.last)
+            console.print(sessions)

@@ -1,0 +1,171 @@
+"""Typed configuration (DESIGN §9) for everything off the hook path.
+
+Contract: `load_config(home)` returns frozen dataclasses built from `config.toml` merged over
+`rawconfig.DEFAULTS`; a malformed file raises `ConfigError` with a one-line reason.
+`DEFAULT_CONFIG_TEXT` is what `wikimem init` writes: every default, commented.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wikimem.home import Home
+from wikimem.rawconfig import ConfigError, load_raw
+
+__all__ = ["DEFAULT_CONFIG_TEXT", "Config", "ConfigError", "GateCommand", "load_config"]
+
+DEFAULT_CONFIG_TEXT = """\
+# wikimem configuration. Every value below is the default; uncomment to change it.
+# Docs: DESIGN.md section 9, docs/gate.md for the write gate.
+
+[inject]
+# session_start_chars = 8000   # budget of memory injected when a session starts
+# prompt_chars = 3000          # budget of memory injected with each prompt
+# min_score = 0.0              # raise to inject only stronger matches per prompt
+
+[dream]
+# backend = "auto"        # auto = anthropic when ANTHROPIC_API_KEY is set, else offline; or "claude-cli"
+# model = "claude-sonnet-4-5"
+# auto = true             # spawn a detached dream after a session ends when due
+# min_new_events = 50
+# min_interval_minutes = 180
+# chunk_chars = 24000     # size of one batch of rendered events sent to a model
+# max_tokens = 8192
+# max_retries = 4
+
+[events]
+# max_output_bytes = 4096     # tool input, tool output and messages are truncated beyond this
+# max_prompt_bytes = 16384
+# retention_days = 90
+
+[gate]
+# secrets = "redact"      # or "block": refuse a note that contains a secret
+# max_note_bytes = 20000
+# protected = []          # globs of note paths no automatic write may touch, e.g. ["profile/**"]
+# timeout_seconds = 10    # default timeout of a pre/post write command
+
+# [[gate.pre_write]]           # an example: see templates/gate/ and docs/gate.md
+# command = "python3 ~/bin/no-tokens.py"
+# match = "**"
+# timeout = 10
+
+# [[gate.post_write]]
+# command = "python3 ~/bin/mirror.py"
+# match = "projects/**"
+# async = true
+
+[git]
+# author_name = "wikimem"     # every memory commit uses this identity, never your global one
+# author_email = "wikimem@localhost"
+
+[sync]
+# remote = ""
+"""
+
+
+@dataclass(frozen=True)
+class InjectConfig:
+    session_start_chars: int
+    prompt_chars: int
+    min_score: float
+
+
+@dataclass(frozen=True)
+class DreamConfig:
+    backend: str
+    model: str
+    auto: bool
+    min_new_events: int
+    min_interval_minutes: int
+    chunk_chars: int
+    max_tokens: int
+    max_retries: int
+    index_chars: int
+    related_notes: int
+
+
+@dataclass(frozen=True)
+class EventsConfig:
+    max_output_bytes: int
+    max_prompt_bytes: int
+    retention_days: int
+
+
+@dataclass(frozen=True)
+class GateCommand:
+    command: str
+    match: str = "**"
+    timeout: float = 10.0
+    run_async: bool = False
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    secrets: str
+    max_note_bytes: int
+    protected: tuple[str, ...]
+    pre_write: tuple[GateCommand, ...]
+    post_write: tuple[GateCommand, ...]
+
+
+@dataclass(frozen=True)
+class GitConfig:
+    author_name: str
+    author_email: str
+
+
+@dataclass(frozen=True)
+class Config:
+    inject: InjectConfig
+    dream: DreamConfig
+    events: EventsConfig
+    gate: GateConfig
+    git: GitConfig
+    sync_remote: str
+
+
+def _commands(table: str, raw: object, default_timeout: float) -> tuple[GateCommand, ...]:
+    if not isinstance(raw, list):
+        raise ConfigError(f"gate.{table} must be an array of tables")
+    out = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, dict) or not isinstance(item.get("command"), str):
+            raise ConfigError(f"gate.{table}[{i}] needs a string `command`")
+        match = item.get("match", "**")
+        timeout = item.get("timeout", default_timeout)
+        run_async = item.get("async", False)
+        if not isinstance(match, str) or not isinstance(timeout, int | float):
+            raise ConfigError(f"gate.{table}[{i}]: `match` must be a string, `timeout` a number")
+        if not isinstance(run_async, bool):
+            raise ConfigError(f"gate.{table}[{i}]: `async` must be true or false")
+        out.append(GateCommand(item["command"], match, float(timeout), run_async))
+    return tuple(out)
+
+
+def from_raw(raw: dict[str, Any]) -> Config:
+    gate = raw["gate"]
+    if gate["secrets"] not in ("redact", "block"):
+        raise ConfigError('gate.secrets must be "redact" or "block"')
+    protected = gate["protected"]
+    if not all(isinstance(p, str) for p in protected):
+        raise ConfigError("gate.protected must be a list of strings")
+    timeout = float(gate["timeout_seconds"])
+    return Config(
+        inject=InjectConfig(**raw["inject"]),
+        dream=DreamConfig(**raw["dream"]),
+        events=EventsConfig(**raw["events"]),
+        gate=GateConfig(
+            secrets=gate["secrets"],
+            max_note_bytes=gate["max_note_bytes"],
+            protected=tuple(protected),
+            pre_write=_commands("pre_write", gate["pre_write"], timeout),
+            post_write=_commands("post_write", gate["post_write"], timeout),
+        ),
+        git=GitConfig(**raw["git"]),
+        sync_remote=str(raw["sync"]["remote"]),
+    )
+
+
+def load_config(home: Home) -> Config:
+    return from_raw(load_raw(home))

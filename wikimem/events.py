@@ -1,0 +1,147 @@
+"""Event records (DESIGN §4): the normalised, redacted, append-only log of what sessions did.
+
+Contract: one JSON object per line in `events/YYYY-MM-DD.jsonl` (UTC day of the record), mode
+0600. A record is appended with a single `write()` of one whole line through an `O_APPEND`
+descriptor while holding an exclusive `flock` on the file, so concurrent hooks neither lose nor
+interleave records. Every string field is redacted and truncated before it reaches `append`.
+
+Hook-path module: standard library only.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+
+from wikimem import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+RECORD_VERSION = 1
+CANONICAL_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStop",
+    "AssistantMessage",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+    "Notification",
+    "Other",
+)
+TRUNCATION_MARK = "[…wikimem truncated {} bytes…]"
+
+
+class LockTimeout(Exception):
+    """The events file stayed locked past the deadline."""
+
+
+def utc_timestamp(ns: int | None = None) -> str:
+    """UTC ISO-8601 with microseconds, e.g. 2026-11-29T18:04:11.123456Z (no datetime import)."""
+    ns = time.time_ns() if ns is None else ns
+    secs, rem = divmod(ns, 1_000_000_000)
+    t = time.gmtime(secs)
+    return (
+        f"{t.tm_year:04d}-{t.tm_mon:02d}-{t.tm_mday:02d}T"
+        f"{t.tm_hour:02d}:{t.tm_min:02d}:{t.tm_sec:02d}.{rem // 1000:06d}Z"
+    )
+
+
+def truncate(text: str, max_bytes: int, already_dropped: int = 0) -> str:
+    """At most about max_bytes of UTF-8: the head and the tail kept, a visible marker between.
+
+    The tail is kept because a command's failure is usually at the end of its output.
+    `already_dropped` counts bytes a caller cut before; they show in the marker."""
+    if not already_dropped and len(text) <= max_bytes // 4:
+        return text
+    data = text.encode("utf-8", "surrogatepass")
+    if not already_dropped and len(data) <= max_bytes:
+        return text
+    mark = TRUNCATION_MARK.format(max(len(data) - max_bytes, 0) + already_dropped)
+    budget = max(max_bytes - len(mark.encode()), 16)
+    if len(data) <= budget:
+        return text + mark
+    head = data[: budget * 3 // 4].decode("utf-8", "ignore")
+    tail = data[len(data) - budget // 4 :].decode("utf-8", "ignore")
+    return f"{head}{mark}{tail}"
+
+
+def events_file(events_dir: str, ts: str) -> str:
+    return os.path.join(events_dir, ts[:10] + ".jsonl")
+
+
+def encode_record(record: dict[str, Any]) -> bytes:
+    """One line of ASCII JSON: no raw control characters or lone surrogates can reach disk."""
+    return (fastjson.dumps(record) + "\n").encode("ascii")
+
+
+def append(events_dir: str, record: dict[str, Any], deadline: float | None = None) -> str:
+    """Append one record to today's file under an exclusive lock; returns the file's path.
+
+    `deadline` is a `time.monotonic()` value after which waiting for the lock gives up with
+    LockTimeout, so a stuck writer elsewhere can never hang the agent."""
+    line = encode_record(record)
+    path = events_file(events_dir, record["ts"])
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        _lock(fd, deadline)
+        written = os.write(fd, line)
+        if written != len(line):  # disk full: never leave half a record without a newline
+            raise OSError(f"short write to {path}: {written} of {len(line)} bytes")
+    finally:
+        os.close(fd)  # closing releases the lock
+    return path
+
+
+def _lock(fd: int, deadline: float | None) -> None:
+    if deadline is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    delay = 0.001
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() + delay > deadline:
+                raise LockTimeout("events file locked past the hook deadline") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
+
+
+def list_files(events_dir: str) -> list[str]:
+    """Event files, oldest first (their names sort by date)."""
+    try:
+        names = os.listdir(events_dir)
+    except FileNotFoundError:
+        return []
+    return sorted(n for n in names if n.endswith(".jsonl"))
+
+
+def read_from(path: str, offset: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(end offset, record) for each complete line after `offset`.
+
+    A trailing line without its newline (a writer mid-append) is not yielded, so a reader's
+    offset never points into the middle of a record. Lines that are not JSON objects are
+    skipped: one bad line must not stop memory from being made."""
+    with open(path, "rb") as fh:
+        fh.seek(offset)
+        pos = offset
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                return
+            pos += len(raw)
+            try:
+                rec = fastjson.loads(raw.decode("utf-8", "replace"))
+            except ValueError:
+                continue
+            if isinstance(rec, dict):
+                yield pos, rec

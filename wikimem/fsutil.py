@@ -1,0 +1,35 @@
+"""Atomic file replacement: a crash leaves the old file or the new one, never half of either."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def atomic_write(path: str, text: str, mode: int | None = None) -> None:
+    """Write `text` to a temp file beside `path`, fsync it, then rename it over `path`.
+
+    The file keeps its current permission bits unless `mode` is given (new files: 0600 when
+    `mode` is None would surprise editors, so they get 0644 minus the umask)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if mode is None:
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=".wikimem-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

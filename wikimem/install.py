@@ -1,0 +1,349 @@
+"""Wiring wikimem into a harness's hook config (`wikimem install` / `uninstall`).
+
+Contract: our entries are merged into the harness's own file (Claude Code `settings.json`, Codex
+and Cursor `hooks.json`, user or project scope) keeping every foreign key and hook; installing
+twice equals installing once; the file is backed up before it changes; uninstall removes exactly
+our entries; a file that is not a JSON object is refused and left untouched. Hook commands use
+absolute paths (interpreter, entry script, home), so they work from any cwd. Codex hook trust is
+recorded only when asked (`trust=True`), never silently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikimem import codextrust
+from wikimem.errors import WikimemError
+from wikimem.fsutil import atomic_write
+from wikimem.harness import CLIENTS, ENTRY_SCRIPT, is_wikimem_command
+from wikimem.home import DEFAULT_HOME, Home
+
+SCOPES = ("user", "project")
+
+# (event, matcher, timeout seconds). Only what memory needs: no PreToolUse, which would sit in
+# front of every tool call. PostToolUseFailure is where Claude Code reports failing commands.
+WIRING: dict[str, tuple[tuple[str, str | None, int], ...]] = {
+    "claude": (
+        ("SessionStart", None, 10),
+        ("UserPromptSubmit", None, 10),
+        ("PostToolUse", "*", 5),
+        ("PostToolUseFailure", "*", 5),
+        ("Stop", None, 5),
+        ("SubagentStop", None, 5),
+        ("PreCompact", None, 5),
+        ("PostCompact", None, 5),
+        ("SessionEnd", None, 5),
+    ),
+    "codex": (
+        ("SessionStart", None, 10),
+        ("UserPromptSubmit", None, 10),
+        ("PostToolUse", "*", 5),
+        ("Stop", None, 5),
+        ("SubagentStop", None, 5),
+        ("PreCompact", None, 5),
+        ("PostCompact", None, 5),
+        ("SessionEnd", None, 3),
+    ),
+    "cursor": (
+        ("sessionStart", None, 10),
+        ("beforeSubmitPrompt", None, 5),
+        ("postToolUse", None, 5),
+        ("postToolUseFailure", None, 5),
+        ("afterAgentResponse", None, 5),
+        ("preCompact", None, 5),
+        ("stop", None, 5),
+        ("sessionEnd", None, 5),
+    ),
+}
+
+
+class InstallError(WikimemError):
+    """The harness config cannot be changed safely; nothing was written."""
+
+
+@dataclass(frozen=True)
+class InstallResult:
+    client: str
+    scope: str
+    path: str
+    changed: bool
+    dry_run: bool
+    backup: str | None
+    events: tuple[str, ...]
+    before: str
+    after: str
+    messages: tuple[str, ...] = field(default=())
+
+
+def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
+    if client not in CLIENTS:
+        raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
+    if scope not in SCOPES:
+        raise InstallError(f"unknown scope {scope!r}; expected user or project")
+    if scope == "project":
+        base = os.path.abspath(project_dir or os.getcwd())
+        sub = {
+            "claude": ".claude/settings.json",
+            "codex": ".codex/hooks.json",
+            "cursor": ".cursor/hooks.json",
+        }
+        return os.path.join(base, sub[client])
+    home = os.path.expanduser("~")
+    if client == "claude":
+        return os.path.join(
+            os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "settings.json"
+        )
+    if client == "codex":
+        return os.path.join(codextrust.codex_home(), "hooks.json")
+    return os.path.join(home, ".cursor", "hooks.json")
+
+
+def entry_script() -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), ENTRY_SCRIPT)
+
+
+def hook_command(client: str, home: Home) -> str:
+    """`<python> -I -S <…/wikimem/hookentry.py> <client> [--home DIR]`, every path absolute.
+
+    `-I -S` skips site-packages and the environment's PYTHON* variables: faster on every agent
+    event (DESIGN §4) and immune to a project's virtualenv or PYTHONPATH."""
+    parts = [sys.executable, "-I", "-S", entry_script(), client]
+    if home.root != Home(DEFAULT_HOME).root:
+        parts += ["--home", home.root]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def _load(path: str) -> tuple[dict[str, Any], str]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return {}, ""
+    except OSError as exc:
+        raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
+    if not text.strip():
+        return {}, text
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise InstallError(
+            f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
+        ) from None
+    if not isinstance(doc, dict):
+        raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
+    hooks = doc.get("hooks")
+    if hooks is not None and not isinstance(hooks, dict):
+        raise InstallError(f'{path}: "hooks" is not an object; nothing was changed')
+    return doc, text
+
+
+def _strip_ours(client: str, doc: dict[str, Any]) -> dict[str, Any]:
+    """A copy of doc without any wikimem handler for `client` (foreign entries untouched)."""
+    out: dict[str, Any] = json.loads(json.dumps(doc))
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        entries = hooks[event]
+        if not isinstance(entries, list):
+            continue
+        kept = []
+        for entry in entries:
+            if not isinstance(entry, dict):
+                kept.append(entry)
+                continue
+            if client == "cursor":
+                if not is_wikimem_command(entry.get("command"), client):
+                    kept.append(entry)
+                continue
+            handlers = entry.get("hooks")
+            if not isinstance(handlers, list):
+                kept.append(entry)
+                continue
+            remaining = [
+                h
+                for h in handlers
+                if not (isinstance(h, dict) and is_wikimem_command(h.get("command"), client))
+            ]
+            if len(remaining) == len(handlers):
+                kept.append(entry)
+            elif remaining:
+                kept.append({**entry, "hooks": remaining})
+        if kept:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if not hooks and "hooks" in doc and doc["hooks"]:
+        del out["hooks"]
+    return out
+
+
+def _with_ours(client: str, doc: dict[str, Any], command: str) -> dict[str, Any]:
+    out = _strip_ours(client, doc)
+    hooks = out.setdefault("hooks", {})
+    for event, matcher, timeout in WIRING[client]:
+        entries = hooks.setdefault(event, [])
+        if client == "cursor":
+            entries.append({"command": command, "timeout": timeout})
+        else:
+            group: dict[str, Any] = {}
+            if matcher is not None:
+                group["matcher"] = matcher
+            group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+            entries.append(group)
+    if client == "cursor":
+        out.setdefault("version", 1)
+        # keep "version" first, as Cursor's docs write it
+        out = {"version": out.pop("version"), **out}
+    return out
+
+
+def _dump(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _apply(
+    path: str, before_text: str, after: dict[str, Any], dry_run: bool
+) -> tuple[bool, str | None, str]:
+    after_text = _dump(after)
+    if before_text.strip():
+        unchanged = json.loads(before_text) == after
+    else:
+        unchanged = not after
+    if unchanged or dry_run:
+        return (not unchanged), None, after_text
+    backup = None
+    if os.path.exists(path):
+        backup = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+        n = 1
+        while os.path.exists(backup):
+            backup = f"{backup.split('.wikimem-backup-')[0]}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{n}"
+            n += 1
+        with open(backup, "w", encoding="utf-8") as fh:
+            fh.write(before_text)
+        os.chmod(backup, os.stat(path).st_mode & 0o777)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write(path, after_text)
+    return True, backup, after_text
+
+
+def install(
+    client: str,
+    home: Home,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+    trust: bool = False,
+) -> InstallResult:
+    path = config_path(client, scope, project_dir)
+    doc, before_text = _load(path)
+    command = hook_command(client, home)
+    after = _with_ours(client, doc, command)
+    changed, backup, after_text = _apply(path, before_text, after, dry_run)
+    messages = []
+    if client == "codex":
+        messages.extend(_codex_trust(path, after, trust, dry_run))
+    if client == "cursor" and scope == "user":
+        messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
+    return InstallResult(
+        client,
+        scope,
+        path,
+        changed,
+        dry_run,
+        backup,
+        tuple(e for e, _, _ in WIRING[client]),
+        before_text,
+        after_text,
+        tuple(messages),
+    )
+
+
+def _codex_trust(path: str, doc: dict[str, Any], trust: bool, dry_run: bool) -> list[str]:
+    config = os.path.join(codextrust.codex_home(), "config.toml")
+    wanted = codextrust.handler_keys(
+        path, doc, only=lambda h: is_wikimem_command(h.get("command"), "codex")
+    )
+    missing = codextrust.untrusted_handlers(config, wanted)
+    if not missing:
+        return ["Codex already trusts these hooks."]
+    if not trust:
+        return [
+            "Codex skips hooks until you trust them: open Codex, run /hooks and trust the "
+            f"{len(missing)} wikimem hooks, or re-run with --trust to record that trust now.",
+        ]
+    if dry_run:
+        return [f"would record trust for {len(missing)} hooks in {config}"]
+    try:
+        text = codextrust.record_trust(config, wanted, stale_prefix=None)
+    except Exception as exc:  # a config.toml we cannot parse: leave it alone
+        raise InstallError(f"cannot record trust in {config}: {exc}") from exc
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    atomic_write(config, text)
+    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config}."]
+
+
+def uninstall(
+    client: str, scope: str = "user", project_dir: str | None = None, dry_run: bool = False
+) -> InstallResult:
+    path = config_path(client, scope, project_dir)
+    doc, before_text = _load(path)
+    if not before_text.strip():
+        return InstallResult(
+            client, scope, path, False, dry_run, None, (), before_text, before_text
+        )
+    after = _strip_ours(client, doc)
+    changed, backup, after_text = _apply(path, before_text, after, dry_run)
+    return InstallResult(client, scope, path, changed, dry_run, backup, (), before_text, after_text)
+
+
+@dataclass(frozen=True)
+class Installed:
+    client: str
+    scope: str
+    path: str
+    events: tuple[str, ...]
+    command: str
+
+
+def installed(project_dir: str | None = None) -> list[Installed]:
+    """Where wikimem hooks are wired now (user configs, and the project configs of project_dir)."""
+    found = []
+    for client in CLIENTS:
+        for scope in SCOPES:
+            if scope == "project" and project_dir is None:
+                continue
+            path = config_path(client, scope, project_dir)
+            try:
+                doc, _ = _load(path)
+            except InstallError:
+                continue
+            events, command = _our_events(client, doc)
+            if events:
+                found.append(Installed(client, scope, path, tuple(events), command))
+    return found
+
+
+def _our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
+    events: list[str] = []
+    command = ""
+    hooks = doc.get("hooks")
+    if not isinstance(hooks, dict):
+        return events, command
+    for event, entries in hooks.items():
+        for entry in entries if isinstance(entries, list) else []:
+            if not isinstance(entry, dict):
+                continue
+            handlers = [entry] if client == "cursor" else entry.get("hooks") or []
+            for h in handlers:
+                if isinstance(h, dict) and is_wikimem_command(h.get("command"), client):
+                    if event not in events:
+                        events.append(event)
+                    command = str(h.get("command"))
+    return events, command

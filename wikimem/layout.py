@@ -1,0 +1,118 @@
+"""Creating a memory home (`wikimem init`, DESIGN §2).
+
+Contract: `init_home(home)` makes `config.toml` (commented defaults), `events/` and `state/`
+(0700, files 0600), and `memory/` as a git repository with a first commit holding `index.md`.
+It is idempotent: a second run changes nothing and reports so. An unusable path (a file, a
+read-only directory) raises `HomeError` with a one-line reason and leaves nothing half made.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from wikimem.config import DEFAULT_CONFIG_TEXT, ConfigError, load_config
+from wikimem.errors import WikimemError
+from wikimem.home import Home
+
+MEMORY_GITIGNORE = """\
+# Obsidian's per-device state; the notes themselves are shared.
+.obsidian/workspace*.json
+.obsidian/cache
+.trash/
+.DS_Store
+"""
+
+
+class HomeError(WikimemError):
+    """The home cannot be created or used."""
+
+
+@dataclass(frozen=True)
+class InitResult:
+    home: Home
+    created: tuple[str, ...]
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created)
+
+
+def _check_usable(home: Home) -> None:
+    root = home.root
+    probe = root
+    while not os.path.exists(probe):
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            break
+        probe = parent
+    if not os.path.isdir(probe):
+        raise HomeError(f"cannot use {root}: {probe} is not a directory")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise HomeError(f"cannot use {root}: {probe} is not writable")
+    for sub in (home.events_dir, home.state_dir, home.memory_dir):
+        if os.path.exists(sub) and not os.path.isdir(sub):
+            raise HomeError(f"cannot use {root}: {sub} exists and is not a directory")
+    if os.path.exists(home.config_path) and not os.path.isfile(home.config_path):
+        raise HomeError(f"cannot use {root}: {home.config_path} is not a file")
+
+
+def init_home(home: Home) -> InitResult:
+    _check_usable(home)
+    created: list[str] = []
+    for path in (home.root, home.events_dir, home.state_dir):
+        if not os.path.isdir(path):
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            created.append(path)
+        os.chmod(path, 0o700)
+    if not os.path.exists(home.config_path):
+        fd = os.open(home.config_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(DEFAULT_CONFIG_TEXT)
+        created.append(home.config_path)
+    try:
+        config = load_config(home)
+    except ConfigError as exc:
+        raise HomeError(f"config.toml: {exc}") from exc
+    created.extend(_init_memory(home, config))
+    return InitResult(home=home, created=tuple(created))
+
+
+def _init_memory(home: Home, config: object) -> list[str]:
+    from wikimem.config import Config
+    from wikimem.gitstore import GitError, Store
+    from wikimem.indexmd import write_index
+
+    assert isinstance(config, Config)
+    created = []
+    fresh = not os.path.isdir(os.path.join(home.memory_dir, ".git"))
+    try:
+        store = Store.init(home.memory_dir, config.git)
+    except GitError as exc:
+        raise HomeError(str(exc)) from exc
+    if fresh:
+        created.append(home.memory_dir)
+    if store.has_commits():
+        return created
+    ignore = os.path.join(home.memory_dir, ".gitignore")
+    if not os.path.exists(ignore):
+        with open(ignore, "w", encoding="utf-8") as fh:
+            fh.write(MEMORY_GITIGNORE)
+    write_index(home.memory_dir)
+    # Notes already in the folder (an existing vault) are adopted in the first commit.
+    store.commit(
+        [".gitignore", "index.md", *existing_notes(home.memory_dir)],
+        "init: wikimem memory\n\nWikimem-Source: init",
+    )
+    created.append(os.path.join(home.memory_dir, "index.md"))
+    return created
+
+
+def existing_notes(memory_dir: str) -> list[str]:
+    found = []
+    for dirpath, dirnames, filenames in os.walk(memory_dir):
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            if name.endswith(".md") and name != "index.md":
+                found.append(os.path.relpath(os.path.join(dirpath, name), memory_dir))
+    return sorted(found)

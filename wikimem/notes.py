@@ -1,0 +1,309 @@
+"""Notes (DESIGN §5): markdown with YAML front matter, at validated paths inside memory/.
+
+Contract:
+  - `validate_path(p)` accepts lower-case kebab-case segments ending in `.md`, at most 4 deep,
+    under `profile/`, `projects/<slug>/`, `tools/<tool>/` or `general/`; it refuses anything
+    else (absolute paths, `..`, `.git`, `index.md`) with a reason.
+  - `parse_note(path, text)` reads a note strictly (PyYAML through python-frontmatter's handler);
+    `render_note(note)` writes it back. Keys a person added to the front matter are kept, in
+    their order; the body is kept byte for byte. Our own keys are written in a fixed, regular
+    form that `wikimem.notemeta` can read without PyYAML.
+  - `[[wikilinks]]` are left as written; `resolve_wikilink` maps one to a note path.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import yaml
+from frontmatter.default_handlers import YAMLHandler
+
+from wikimem import notemeta
+from wikimem.errors import WikimemError
+
+KINDS = ("profile", "project", "tool", "general", "session")
+TOP_FOLDERS = ("profile", "projects", "tools", "general")
+KIND_OF_FOLDER = {
+    "profile": "profile",
+    "projects": "project",
+    "tools": "tool",
+    "general": "general",
+}
+SCHEMA_KEYS = ("title", "kind", "tags", "created", "updated", "sources", "pinned")
+MAX_DEPTH = 4
+_SEGMENT = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_PLAIN_BLOCK = re.compile(r"[A-Za-z][A-Za-z0-9 _./()+,-]*[A-Za-z0-9_.)+]|[A-Za-z]")
+_PLAIN_FLOW = re.compile(r"[A-Za-z_][A-Za-z0-9_.+/:-]*[A-Za-z0-9_+]|[A-Za-z]")
+_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"}
+_WIKILINK = re.compile(r"\[\[([^\]|#]+)(?:#[^\]|]*)?(?:\|[^\]]*)?\]\]")
+
+
+class NoteError(WikimemError, ValueError):
+    """A note or a note path breaks the schema; the message says how."""
+
+
+@dataclass(frozen=True)
+class Note:
+    path: str
+    title: str
+    kind: str
+    body: str
+    tags: tuple[str, ...] = ()
+    created: str = ""
+    updated: str = ""
+    sources: tuple[str, ...] = ()
+    pinned: bool = False
+    # Front-matter keys outside the schema, as (key, their YAML text exactly as written), so a
+    # person's keys, comments and formatting survive every rewrite of the note.
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+    def with_changes(self, **changes: Any) -> Note:
+        return replace(self, **changes)
+
+    def extra_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for _, raw in self.extra:
+            loaded = yaml.safe_load(raw)
+            if isinstance(loaded, dict):
+                values.update({str(k): v for k, v in loaded.items()})
+        return values
+
+
+def validate_path(path: str) -> str:
+    """The canonical relative path, or NoteError saying what is wrong with it."""
+    if not isinstance(path, str) or not path.strip():
+        raise NoteError("empty note path")
+    if "\\" in path or "\0" in path:
+        raise NoteError(f"{path!r}: backslashes and NUL are not allowed in note paths")
+    if path.startswith("/") or path.startswith("~"):
+        raise NoteError(f"{path!r}: note paths are relative to memory/, not absolute")
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        raise NoteError(f"{path!r}: empty, '.' or '..' segments are not allowed")
+    if any(p.startswith(".") for p in parts):
+        raise NoteError(f"{path!r}: hidden files and folders (.git, .obsidian) are off limits")
+    if path == "index.md":
+        raise NoteError("index.md is generated; it cannot be written directly")
+    if not parts[-1].endswith(".md"):
+        raise NoteError(f"{path!r}: a note's file name must end in .md")
+    if len(parts) > MAX_DEPTH:
+        raise NoteError(f"{path!r}: notes are at most {MAX_DEPTH} path segments deep")
+    stems = [*parts[:-1], parts[-1][:-3]]
+    for seg in stems:
+        if not _SEGMENT.fullmatch(seg):
+            raise NoteError(f"{path!r}: segment {seg!r} is not lower-case kebab-case")
+    top = parts[0]
+    if top not in TOP_FOLDERS or len(parts) < 2:
+        raise NoteError(f"{path!r}: notes live under {', '.join(t + '/' for t in TOP_FOLDERS)}")
+    if top in ("projects", "tools") and len(parts) < 3:
+        raise NoteError(
+            f"{path!r}: {top}/ notes go in a folder per {top[:-1]}: {top}/<name>/<note>.md"
+        )
+    return path
+
+
+def kebab(text: str, max_len: int = 60) -> str:
+    """A path segment from free text."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    if len(slug) > max_len:
+        slug = slug[:max_len].rsplit("-", 1)[0] or slug[:max_len]
+    return slug.strip("-") or "note"
+
+
+def project_of(path: str) -> str | None:
+    parts = path.split("/")
+    return parts[1] if parts[0] == "projects" and len(parts) >= 3 else None
+
+
+def default_kind(path: str) -> str:
+    parts = path.split("/")
+    if parts[0] == "projects" and len(parts) >= 4 and parts[2] == "sessions":
+        return "session"
+    return KIND_OF_FOLDER.get(parts[0], "general")
+
+
+def _date_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.UTC).replace(tzinfo=None)
+        return str(value.strftime("%Y-%m-%dT%H:%M:%SZ"))
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
+
+
+def parse_note(path: str, text: str) -> Note:
+    """A note from its file text; NoteError when the front matter is missing or malformed."""
+    block, body = notemeta.split(text)
+    if block is None:
+        raise NoteError(f"{path}: no front matter (a note starts with a --- block)")
+    try:
+        meta: object = YAMLHandler().load(block) if block.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 2})" if mark is not None else ""
+        raise NoteError(f"{path}: front matter is not valid YAML{where}") from None
+    if not isinstance(meta, dict):
+        raise NoteError(f"{path}: front matter must be a mapping of keys to values")
+    title = meta.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise NoteError(f"{path}: front matter needs a non-empty `title`")
+    kind = meta.get("kind", default_kind(path))
+    if kind not in KINDS:
+        raise NoteError(f"{path}: kind {kind!r} is not one of {', '.join(KINDS)}")
+    pinned = meta.get("pinned", False)
+    if not isinstance(pinned, bool):
+        raise NoteError(f"{path}: `pinned` must be true or false")
+    extra = tuple((k, raw) for k, raw in _top_level_segments(block) if k not in SCHEMA_KEYS)
+    return Note(
+        path=path,
+        title=title.strip(),
+        kind=str(kind),
+        body=body,
+        tags=tuple(notemeta.as_list(meta.get("tags"))),
+        created=_date_text(meta.get("created")),
+        updated=_date_text(meta.get("updated")),
+        sources=tuple(notemeta.as_list(meta.get("sources"))),
+        pinned=pinned,
+        extra=extra,
+    )
+
+
+def _top_level_segments(block: str) -> list[tuple[str, str]]:
+    """(key, text) per top-level key of a YAML block; comments go with the key that follows."""
+    segments: list[tuple[str, str]] = []
+    pending: list[str] = []
+    for line in block.splitlines():
+        top = line[:1] not in (" ", "\t", "") and not line.startswith(("#", "- "))
+        if top and ":" in line:
+            key = line.split(":", 1)[0].strip().strip("\"'")
+            segments.append((key, "\n".join([*pending, line])))
+            pending = []
+        elif segments and not pending and (line[:1] in (" ", "\t") or line.startswith("- ")):
+            key, text = segments[-1]
+            segments[-1] = (key, f"{text}\n{line}")
+        elif line.strip():
+            pending.append(line)
+    return segments
+
+
+def _block_scalar(value: str) -> str:
+    if _PLAIN_BLOCK.fullmatch(value) and value.lower() not in _YAML_WORDS and ": " not in value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _flow_item(value: str) -> str:
+    if _PLAIN_FLOW.fullmatch(value) and value.lower() not in _YAML_WORDS:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _flow_list(values: tuple[str, ...]) -> str:
+    return "[" + ", ".join(_flow_item(v) for v in values) + "]"
+
+
+def render_note(note: Note) -> str:
+    lines = [
+        "---",
+        f"title: {_block_scalar(note.title)}",
+        f"kind: {note.kind}",
+        f"tags: {_flow_list(note.tags)}",
+    ]
+    if note.created:
+        lines.append(
+            f"created: {_block_scalar(note.created) if not _is_date(note.created) else note.created}"
+        )
+    if note.updated:
+        lines.append(
+            f"updated: {_block_scalar(note.updated) if not _is_date(note.updated) else note.updated}"
+        )
+    lines.append(f"sources: {_flow_list(note.sources)}")
+    lines.append(f"pinned: {'true' if note.pinned else 'false'}")
+    lines.extend(raw for _, raw in note.extra)
+    lines.append("---")
+    body = note.body
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return "\n".join(lines) + "\n" + body
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)?")
+
+
+def _is_date(value: str) -> bool:
+    return _DATE.fullmatch(value) is not None
+
+
+def now_utc() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def today() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+
+
+def first_sentence(body: str, max_chars: int = 160) -> str:
+    """The body's first sentence of prose (headings, front matter and list markers skipped)."""
+    for raw in body.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", "---", "|", "```", "<!--")):
+            continue
+        line = re.sub(r"^([-*+]|\d+\.)\s+", "", line)
+        line = re.sub(r"\[\[([^\]|]+)\|([^\]]+)\]\]", r"\2", line)
+        line = re.sub(r"\[\[([^\]]+)\]\]", r"\1", line)
+        line = re.sub(r"[*_`]", "", line).strip()
+        if not line:
+            continue
+        m = re.match(r"(.+?[.!?])(\s|$)", line)
+        sentence = m.group(1) if m else line
+        if len(sentence) > max_chars:
+            sentence = sentence[: max_chars - 1].rsplit(" ", 1)[0] + "…"
+        return sentence
+    return ""
+
+
+def wikilinks(body: str) -> list[str]:
+    return [m.group(1).strip() for m in _WIKILINK.finditer(body)]
+
+
+def resolve_wikilink(link: str, existing: set[str]) -> str | None:
+    """The note path a `[[link]]` names: exact path, path + .md, or a unique file name."""
+    target = link.strip().strip("/")
+    for candidate in (target, f"{target}.md"):
+        if candidate in existing:
+            return candidate
+    name = target.rsplit("/", 1)[-1]
+    name = name if name.endswith(".md") else f"{name}.md"
+    matches = [p for p in existing if p.rsplit("/", 1)[-1] == name]
+    return matches[0] if len(matches) == 1 else None
+
+
+def new_note(
+    path: str,
+    title: str,
+    body: str,
+    *,
+    kind: str | None = None,
+    tags: tuple[str, ...] = (),
+    sources: tuple[str, ...] = (),
+    pinned: bool = False,
+) -> Note:
+    stamp = now_utc()
+    return Note(
+        path=path,
+        title=title,
+        kind=kind or default_kind(path),
+        body=body,
+        tags=tags,
+        created=stamp[:10],
+        updated=stamp,
+        sources=sources,
+        pinned=pinned,
+    )

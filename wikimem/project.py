@@ -1,0 +1,119 @@
+"""Project identity (DESIGN §2): a slug stable across machines and clone paths.
+
+Contract: `project_slug(cwd)` is derived from the git remote `origin` of the repository holding
+`cwd` (`git@github.com:acme/api.git` and `https://github.com/acme/api` both give `acme-api`),
+else from the repository root's directory name, else from the cwd's own name. Sub-directories
+belong to their repository's project.
+
+Hook-path module: standard library only, and no subprocess: the repository is found by walking up
+the directory tree and `.git/config` is read directly, which costs a few stat calls.
+"""
+
+from __future__ import annotations
+
+import os
+
+_MAX_DEPTH = 64
+
+
+def slugify(text: str) -> str:
+    """Lower-case kebab-case: runs of anything but [a-z0-9] become one hyphen."""
+    out = []
+    dash = False
+    for ch in text.lower():
+        if ("a" <= ch <= "z") or ("0" <= ch <= "9"):
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    return "".join(out).strip("-")
+
+
+def find_repo_root(cwd: str) -> tuple[str, str] | None:
+    """(work tree root, git dir) of the repository containing cwd, or None."""
+    path = os.path.abspath(cwd)
+    for _ in range(_MAX_DEPTH):
+        dot_git = os.path.join(path, ".git")
+        if os.path.isdir(dot_git):
+            return path, dot_git
+        if os.path.isfile(dot_git):  # worktree or submodule: "gitdir: <path>"
+            gitdir = _read_gitdir_file(dot_git, path)
+            if gitdir:
+                return path, gitdir
+        parent = os.path.dirname(path)
+        if parent == path:
+            return None
+        path = parent
+    return None
+
+
+def _read_gitdir_file(dot_git: str, base: str) -> str | None:
+    try:
+        with open(dot_git, encoding="utf-8", errors="replace") as fh:
+            line = fh.readline().strip()
+    except OSError:
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    gitdir = os.path.join(base, line[len("gitdir:") :].strip())
+    # A linked worktree keeps its config in the main repository: follow `commondir`.
+    try:
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as fh:
+            return os.path.normpath(os.path.join(gitdir, fh.read().strip()))
+    except OSError:
+        return os.path.normpath(gitdir)
+
+
+def origin_url(git_dir: str) -> str | None:
+    """The `url` of `[remote "origin"]` in git_dir/config, read without git."""
+    try:
+        with open(os.path.join(git_dir, "config"), encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    in_origin = False
+    for raw in lines:
+        line = raw.strip()
+        if line.startswith("["):
+            header = line.strip("[]").strip()
+            in_origin = header.replace(" ", "") in ('remote"origin"', "remote.origin")
+            continue
+        if in_origin and "=" in line:
+            key, _, value = line.partition("=")
+            if key.strip().lower() == "url":
+                return value.strip().strip('"') or None
+    return None
+
+
+def slug_from_remote(url: str) -> str | None:
+    """`owner-name` from any common remote URL form; None if nothing usable remains."""
+    rest = url.strip()
+    if "://" in rest:
+        rest = rest.split("://", 1)[1]
+        rest = rest.split("/", 1)[1] if "/" in rest else ""  # drop user@host:port
+    elif ":" in rest and not rest.startswith("/"):
+        rest = rest.split(":", 1)[1]  # scp-like: git@host:owner/name.git
+    rest = rest.split("?", 1)[0].split("#", 1)[0].strip("/")
+    if rest.endswith(".git"):
+        rest = rest[:-4]
+    segments = [s for s in rest.split("/") if s and s not in (".", "..")]
+    if not segments:
+        return None
+    slug = slugify("-".join(segments[-2:]))
+    return slug or None
+
+
+def project_slug(cwd: str | None) -> str:
+    if not cwd:
+        return "unknown"
+    found = find_repo_root(cwd)
+    if found:
+        root, git_dir = found
+        url = origin_url(git_dir)
+        if url:
+            slug = slug_from_remote(url)
+            if slug:
+                return slug
+        return slugify(os.path.basename(root)) or "unknown"
+    return slugify(os.path.basename(os.path.abspath(cwd))) or "unknown"

@@ -1,0 +1,100 @@
+"""`wikimem status`: what the memory home holds and where wikimem is wired, as data.
+
+Contract: `collect(home, project_dir)` reads the home without changing it and returns a
+`Status`; rendering (table or JSON) is the CLI's job.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from wikimem import events
+from wikimem.home import Home
+from wikimem.install import Installed, installed
+
+
+@dataclass(frozen=True)
+class SessionCount:
+    client: str
+    session: str
+    project: str
+    events: int
+    first: str
+    last: str
+
+
+@dataclass(frozen=True)
+class Status:
+    home: str
+    initialised: bool
+    events_total: int
+    events_by_client: dict[str, int]
+    sessions: tuple[SessionCount, ...]
+    disk_bytes: dict[str, int]
+    hooks: tuple[Installed, ...]
+    errors_logged: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def dir_size(path: str) -> int:
+    total = 0
+    for dirpath, _, filenames in os.walk(path):
+        for name in filenames:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def count_lines(path: str) -> int:
+    try:
+        with open(path, "rb") as fh:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+    except OSError:
+        return 0
+
+
+def collect(home: Home, project_dir: str | None = None) -> Status:
+    by_client: Counter[str] = Counter()
+    sessions: dict[tuple[str, str], dict[str, Any]] = {}
+    total = 0
+    for name in events.list_files(home.events_dir):
+        for _, rec in events.read_from(os.path.join(home.events_dir, name)):
+            total += 1
+            client = str(rec.get("client", "?"))
+            by_client[client] += 1
+            key = (client, str(rec.get("session", "?")))
+            entry = sessions.get(key)
+            ts = str(rec.get("ts", ""))
+            if entry is None:
+                sessions[key] = {
+                    "project": str(rec.get("project", "")),
+                    "events": 1,
+                    "first": ts,
+                    "last": ts,
+                }
+            else:
+                entry["events"] += 1
+                entry["last"] = ts
+    counts = tuple(
+        SessionCount(client, session, v["project"], v["events"], v["first"], v["last"])
+        for (client, session), v in sorted(sessions.items(), key=lambda kv: kv[1]["last"])
+    )
+    disk = {sub: dir_size(os.path.join(home.root, sub)) for sub in ("events", "memory", "state")}
+    return Status(
+        home=home.root,
+        initialised=os.path.isdir(os.path.join(home.memory_dir, ".git")),
+        events_total=total,
+        events_by_client=dict(by_client),
+        sessions=counts,
+        disk_bytes=disk,
+        hooks=tuple(installed(project_dir)),
+        errors_logged=count_lines(home.errors_log),
+    )
