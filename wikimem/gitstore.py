@@ -184,6 +184,6 @@ class Store:
 
     def file_at(self, rel: str, rev: str = "HEAD") -> str | None:
         try:
-            return str(self.repo.git.show(f"{rev}:{rel}"))
+            return str(self.repo.git.show(f"{rev}:{rel}", strip_newline_in_stdout=False))
         except git.GitCommandError:
             return None

@@ -125,7 +125,8 @@ def parse_block(block: str) -> dict[str, Any]:
     """Top-level `key: value` pairs; block lists (`- item`) under a key become lists."""
     meta: dict[str, Any] = {}
     current: str | None = None
-    for line in block.splitlines():
+    for line in block.split("\n"):
+        line = line.rstrip("\r")
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue

@@ -193,16 +193,28 @@ def _top_level_segments(block: str) -> list[tuple[str, str]]:
     return segments
 
 
+# Outside YAML's printable set, or a line break to YAML (NEL, LS, PS): escaped, never raw.
+_NOT_YAML_PRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def _quoted(value: str) -> str:
+    """A YAML double-quoted scalar: JSON's escapes, plus \\uXXXX for what YAML may not hold raw."""
+    dumped = json.dumps(value, ensure_ascii=False)
+    return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", dumped)
+
+
 def _block_scalar(value: str) -> str:
     if _PLAIN_BLOCK.fullmatch(value) and value.lower() not in _YAML_WORDS and ": " not in value:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return _quoted(value)
 
 
 def _flow_item(value: str) -> str:
     if _PLAIN_FLOW.fullmatch(value) and value.lower() not in _YAML_WORDS:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    return _quoted(value)
 
 
 def _flow_list(values: tuple[str, ...]) -> str:
@@ -212,7 +224,7 @@ def _flow_list(values: tuple[str, ...]) -> str:
 def render_note(note: Note) -> str:
     lines = [
         "---",
-        f"title: {_block_scalar(note.title)}",
+        f"title: {_block_scalar(note.title.strip())}",
         f"kind: {note.kind}",
         f"tags: {_flow_list(note.tags)}",
     ]

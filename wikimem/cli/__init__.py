@@ -31,7 +31,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console(soft_wrap=True)
-err_console = Console(stderr=True)
+err_console = Console(stderr=True, soft_wrap=True)
 
 HomeOption = typer.Option(
     None, "--home", help="Memory home (default: $WIKIMEM_HOME or ~/.wikimem)."
@@ -72,9 +72,10 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, setup
+    from wikimem.cli import demo, setup, wiki
 
     setup.register(app)
+    wiki.register(app)
     demo.register(app)
 
 

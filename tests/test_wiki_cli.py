@@ -1,0 +1,177 @@
+"""The wiki verbs as a user runs them: remember, forget, edit, show, list, log, diff."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import make_repo
+
+
+def wikimem(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    # Run from $HOME (a temp dir, not a repository) unless a test wants a project.
+    return subprocess.run(
+        [sys.executable, "-m", "wikimem", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd or os.environ["HOME"],
+        env={**os.environ, **(env or {})},
+        input=input,
+    )
+
+
+def test_remember_picks_a_path_and_replaces_a_contradicted_preference(home: Path) -> None:
+    assert wikimem("remember", "I prefer tabs over spaces").returncode == 0
+    proc = wikimem("remember", "Actually, use spaces instead of tabs", "--json")
+    out = json.loads(proc.stdout)
+    assert out["written"] == [{"path": "profile/preferences.md", "operation": "update"}]
+    text = (home / "memory" / "profile" / "preferences.md").read_text()
+    assert "Use spaces instead of tabs." in text and 'replaces "I prefer tabs over spaces."' in text
+    assert text.count("\n- ") == 1  # merged, not appended
+
+
+def test_remember_in_a_repository_goes_to_the_project(home: Path, tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "api", "git@github.com:acme/api.git")
+    proc = wikimem("remember", "The staging database listens on port 5433", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    text = (home / "memory" / "projects" / "acme-api" / "notes.md").read_text()
+    assert "The staging database listens on port 5433." in text
+    log = wikimem("log", "--json")
+    assert json.loads(log.stdout)[0]["subject"] == "remember: projects/acme-api/notes.md"
+
+
+def test_remember_with_explicit_path_and_project(home: Path) -> None:
+    assert (
+        wikimem(
+            "remember", "rg -uu searches ignored files", "--path", "tools/ripgrep/flags"
+        ).returncode
+        == 0
+    )
+    assert (home / "memory" / "tools" / "ripgrep" / "flags.md").exists()
+    assert (
+        wikimem("remember", "Deploys go out on Tuesdays", "--project", "acme-web").returncode == 0
+    )
+    assert (home / "memory" / "projects" / "acme-web" / "notes.md").exists()
+
+
+def test_remember_bad_path_is_one_line_error(home: Path) -> None:
+    proc = wikimem("remember", "x", "--path", "../../.bashrc")
+    assert proc.returncode == 1
+    assert "blocked" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_remember_redacts_a_secret(home: Path) -> None:
+    wikimem("remember", "The deploy token is ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789")
+    text = (home / "memory" / "general" / "notes.md").read_text()
+    assert "[REDACTED:github_token]" in text and "ghp_abc" not in text
+
+
+def test_forget(home: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    proc = wikimem("forget", "profile/preferences")
+    assert proc.returncode == 0
+    assert not (home / "memory" / "profile").exists()
+    assert "forget: profile/preferences.md" in wikimem("log").stdout
+    assert wikimem("forget", "profile/preferences.md").returncode == 1
+
+
+def editor(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "fake-editor.py"
+    script.write_text(f"import sys\n{body}\n")
+    return f"{sys.executable} {script}"
+
+
+def test_edit_valid_change_is_committed(home: Path, tmp_path: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    ed = editor(
+        tmp_path,
+        "p = sys.argv[1]\nt = open(p).read()\nopen(p, 'w').write(t.replace('tabs', 'two-space indents'))",
+    )
+    proc = wikimem("edit", "profile/preferences.md", env={"EDITOR": ed})
+    assert proc.returncode == 0, proc.stderr
+    assert "two-space indents" in (home / "memory" / "profile" / "preferences.md").read_text()
+    assert (
+        json.loads(wikimem("log", "--json").stdout)[0]["subject"] == "edit: profile/preferences.md"
+    )
+
+
+def test_edit_invalid_note_is_never_committed(home: Path, tmp_path: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    before = (home / "memory" / "profile" / "preferences.md").read_text()
+    ed = editor(tmp_path, "open(sys.argv[1], 'w').write('---\\nkind: profile\\n---\\nno title\\n')")
+    proc = wikimem("edit", "profile/preferences.md", env={"EDITOR": ed}, input="n\n")
+    assert proc.returncode == 1
+    assert "title" in proc.stderr and "nothing committed" in proc.stderr
+    assert (home / "memory" / "profile" / "preferences.md").read_text() == before
+
+
+def test_edit_reopen_then_fix(home: Path, tmp_path: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    counter = tmp_path / "count"
+    ed = editor(
+        tmp_path,
+        f"""
+import os
+n = int(open({str(counter)!r}).read()) if os.path.exists({str(counter)!r}) else 0
+open({str(counter)!r}, 'w').write(str(n + 1))
+p = sys.argv[1]
+if n == 0:
+    open(p, 'w').write('broken')
+else:
+    open(p, 'w').write('---\\ntitle: Preferences\\nkind: profile\\n---\\n- fixed\\n')
+""",
+    )
+    proc = wikimem("edit", "profile/preferences.md", env={"EDITOR": ed}, input="y\n")
+    assert proc.returncode == 0, proc.stderr
+    assert (home / "memory" / "profile" / "preferences.md").read_text().endswith("- fixed\n")
+
+
+def test_edit_creates_a_new_note_from_a_template(home: Path, tmp_path: Path) -> None:
+    ed = editor(
+        tmp_path,
+        "p = sys.argv[1]\nt = open(p).read()\nopen(p, 'w').write(t.replace('Write the note here.', 'Use rg -F for literals.'))",
+    )
+    assert wikimem("edit", "tools/ripgrep/tips.md", env={"EDITOR": ed}).returncode == 0
+    text = (home / "memory" / "tools" / "ripgrep" / "tips.md").read_text()
+    assert "kind: tool" in text and "Use rg -F for literals." in text
+
+
+def test_edit_refuses_when_the_note_changed_meanwhile(home: Path, tmp_path: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    target = home / "memory" / "profile" / "preferences.md"
+    ed = editor(
+        tmp_path,
+        f"""
+p = sys.argv[1]
+mine = open(p).read()
+open(p, 'w').write(mine.replace('tabs', 'spaces'))
+t = open({str(target)!r}).read()
+open({str(target)!r}, 'w').write(t.replace('tabs', 'hand edit'))
+""",
+    )
+    proc = wikimem("edit", "profile/preferences.md", env={"EDITOR": ed})
+    assert proc.returncode == 1 and "changed since it was read" in proc.stderr
+    assert "hand edit" in target.read_text()
+
+
+def test_show_list_log_diff(home: Path) -> None:
+    wikimem("remember", "I prefer tabs")
+    wikimem("remember", "Staging is on port 5433", "--project", "acme-api")
+    show = wikimem("show", "profile/preferences")
+    assert show.returncode == 0 and "title: Preferences" in show.stdout
+    listed = json.loads(wikimem("list", "--json").stdout)
+    assert [r["path"] for r in listed] == ["profile/preferences.md", "projects/acme-api/notes.md"]
+    assert [r["path"] for r in json.loads(wikimem("list", "projects/", "--json").stdout)] == [
+        "projects/acme-api/notes.md"
+    ]
+    log = json.loads(wikimem("log", "-n", "2", "--json").stdout)
+    assert len(log) == 2 and log[0]["subject"] == "remember: projects/acme-api/notes.md"
+    diff = wikimem("diff")
+    assert "+- Staging is on port 5433." in diff.stdout
+    assert wikimem("show", "nope").returncode == 1
+    assert "Traceback" not in wikimem("diff", "no-such-rev").stderr

@@ -1,0 +1,361 @@
+"""The write gate (DESIGN §6): every change to memory/ passes here, in order.
+
+1. Built-in rules: the path stays inside memory/ after resolving symlinks and `..`, has the note
+   shape, is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
+   is at most `gate.max_note_bytes`; secrets are redacted or the write blocked (`gate.secrets`);
+   `gate.protected` paths are refused to automated writers (dream, MCP, import).
+2. The user's `pre_write` commands whose `match` glob fits the path, in config order: JSON on
+   stdin (`hook_event_name: PreMemoryWrite`, `memory_file`, `memory_path`, `path`, `operation`,
+   `proposed_content`, `source`, `sessions`); exit 0 proceeds, and stdout may carry
+   `{"hookSpecificOutput": {"updatedContent": "…"}}`, which is checked by the built-in rules
+   again; exit 2 blocks with stderr as the reason; any other exit, a missing command or a timeout
+   is a logged, non-blocking error.
+3. The atomic write (temp file + `os.replace`), refused if the file changed since the writer read
+   it.
+4. After the batch is committed, the `post_write` commands: the same payload plus
+   `written_content` and `commit`; `async = true` runs one detached.
+
+`check` and `write` return `GateResult` values; nothing here raises for a refused write: blocked
+writes are reported, never silently dropped.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass, field, replace
+
+from wikimem.config import Config, GateCommand
+from wikimem.fsutil import atomic_write
+from wikimem.notes import NoteError, parse_note, validate_path
+from wikimem.redact import redact
+
+OPERATIONS = ("create", "update", "delete")
+AUTOMATED_SOURCES = ("dream", "mcp", "import")
+
+
+@dataclass(frozen=True)
+class MemoryWrite:
+    path: str
+    operation: str
+    proposed_content: str | None
+    source: str
+    sessions: tuple[str, ...] = ()
+    # sha256 of the content the writer based this on ("" = the file did not exist); None = take
+    # whatever is on disk when the gate runs.
+    base_hash: str | None = None
+
+
+@dataclass(frozen=True)
+class GateResult:
+    write: MemoryWrite
+    status: str  # "ok" (passed / written), "blocked", "unchanged"
+    reason: str = ""
+    content: str | None = None  # what was (or would be) written
+    redacted: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+
+def content_hash(text: str | None) -> str:
+    return "" if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def read_current(memory_dir: str, rel: str) -> str | None:
+    try:
+        with open(os.path.join(memory_dir, rel), encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+
+
+class Gate:
+    def __init__(self, memory_dir: str, config: Config) -> None:
+        self.memory_dir = memory_dir
+        self.real_root = os.path.realpath(memory_dir)
+        self.config = config
+
+    # -- 1. built-in rules ---------------------------------------------------------------------
+
+    def _path_problem(self, rel: str) -> str | None:
+        try:
+            validate_path(rel)
+        except NoteError as exc:
+            return str(exc)
+        target = os.path.join(self.memory_dir, rel)
+        real = os.path.realpath(target)
+        if os.path.commonpath([real, self.real_root]) != self.real_root:
+            return f"{rel!r} resolves outside memory/ (to {real})"
+        probe = target
+        while probe != self.memory_dir and probe.startswith(self.memory_dir):
+            if os.path.islink(probe):
+                return f"{rel!r}: {os.path.relpath(probe, self.memory_dir)} is a symbolic link; the gate does not write through links"
+            probe = os.path.dirname(probe)
+        return None
+
+    def _content_problem(
+        self, write: MemoryWrite, content: str
+    ) -> tuple[str | None, str, tuple[str, ...]]:
+        """(reason to block or None, content after redaction, kinds redacted)."""
+        size = len(content.encode("utf-8"))
+        limit = self.config.gate.max_note_bytes
+        if size > limit:
+            return f"{write.path}: {size} bytes is over gate.max_note_bytes ({limit})", content, ()
+        redacted, kinds = redact(content)
+        if kinds:
+            if self.config.gate.secrets == "block":
+                return (
+                    f"{write.path}: contains a secret ({', '.join(sorted(set(kinds)))}); gate.secrets = block",
+                    content,
+                    tuple(kinds),
+                )
+            content = redacted
+        try:
+            parse_note(write.path, content)
+        except NoteError as exc:
+            return str(exc), content, tuple(kinds)
+        return None, content, tuple(kinds)
+
+    def _protected(self, write: MemoryWrite) -> bool:
+        if write.source not in AUTOMATED_SOURCES:
+            return False
+        return any(
+            fnmatch.fnmatchcase(write.path, pattern) for pattern in self.config.gate.protected
+        )
+
+    def check(self, write: MemoryWrite) -> GateResult:
+        """Steps 1 and 2: whether the write may happen, and with which content."""
+        if write.operation not in OPERATIONS:
+            return GateResult(write, "blocked", f"unknown operation {write.operation!r}")
+        problem = self._path_problem(write.path)
+        if problem:
+            return GateResult(write, "blocked", problem)
+        current = read_current(self.memory_dir, write.path)
+        exists = current is not None or os.path.lexists(os.path.join(self.memory_dir, write.path))
+        if write.operation == "create" and exists:
+            return GateResult(write, "blocked", f"{write.path} already exists (create)")
+        if write.operation in ("update", "delete") and not exists:
+            return GateResult(write, "blocked", f"{write.path} does not exist ({write.operation})")
+        if self._protected(write):
+            return GateResult(
+                write,
+                "blocked",
+                f"{write.path} is protected (gate.protected) from {write.source} writes",
+            )
+        content: str | None = None
+        kinds: tuple[str, ...] = ()
+        if write.operation != "delete":
+            if write.proposed_content is None:
+                return GateResult(
+                    write, "blocked", f"{write.path}: {write.operation} without content"
+                )
+            reason, content, kinds = self._content_problem(write, write.proposed_content)
+            if reason:
+                return GateResult(write, "blocked", reason, redacted=kinds)
+            if content == current:
+                return GateResult(write, "unchanged", "content is identical", content=content)
+        warnings: list[str] = []
+        for command in self.config.gate.pre_write:
+            if not fnmatch.fnmatchcase(write.path, command.match):
+                continue
+            outcome = self._run_pre(command, write, content)
+            if outcome.blocked is not None:
+                return GateResult(
+                    write, "blocked", outcome.blocked, redacted=kinds, warnings=tuple(warnings)
+                )
+            if outcome.warning:
+                warnings.append(outcome.warning)
+            if outcome.updated is not None and write.operation != "delete":
+                reason, content, more = self._content_problem(write, outcome.updated)
+                kinds += more
+                if reason:
+                    return GateResult(
+                        write,
+                        "blocked",
+                        f"after pre_write `{command.command}`: {reason}",
+                        warnings=tuple(warnings),
+                    )
+        return GateResult(write, "ok", content=content, redacted=kinds, warnings=tuple(warnings))
+
+    # -- 2. user pre_write / post_write commands -----------------------------------------------
+
+    def payload(self, write: MemoryWrite, content: str | None) -> dict[str, object]:
+        return {
+            "hook_event_name": "PreMemoryWrite",
+            "memory_file": os.path.basename(write.path),
+            "memory_path": os.path.join(self.memory_dir, write.path),
+            "path": write.path,
+            "operation": write.operation,
+            "proposed_content": content,
+            "source": write.source,
+            "sessions": list(write.sessions),
+        }
+
+    def _env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env["WIKIMEM_MEMORY_DIR"] = self.memory_dir
+        return env
+
+    def _run_pre(
+        self, command: GateCommand, write: MemoryWrite, content: str | None
+    ) -> _PreOutcome:
+        data = json.dumps(self.payload(write, content), ensure_ascii=False).encode("utf-8")
+        try:
+            proc = subprocess.run(
+                command.command,
+                shell=True,
+                input=data,
+                capture_output=True,
+                timeout=command.timeout,
+                cwd=self.memory_dir,
+                env=self._env(),
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return _PreOutcome(
+                warning=f"pre_write `{command.command}` timed out after {command.timeout:g}s (ignored)"
+            )
+        except OSError as exc:
+            return _PreOutcome(
+                warning=f"pre_write `{command.command}` could not run: {exc} (ignored)"
+            )
+        stderr = proc.stderr.decode("utf-8", "replace").strip()
+        if proc.returncode == 2:
+            return _PreOutcome(
+                blocked=f"blocked by pre_write `{command.command}`: {stderr or 'no reason given'}"
+            )
+        if proc.returncode != 0:
+            detail = stderr.splitlines()[-1] if stderr else "no output"
+            return _PreOutcome(
+                warning=f"pre_write `{command.command}` exited {proc.returncode}: {detail} (ignored)"
+            )
+        out = proc.stdout.decode("utf-8", "replace").strip()
+        if not out.startswith("{"):
+            return _PreOutcome()
+        try:
+            parsed = json.loads(out)
+        except ValueError:
+            return _PreOutcome(
+                warning=f"pre_write `{command.command}` printed invalid JSON (ignored)"
+            )
+        specific = parsed.get("hookSpecificOutput") if isinstance(parsed, dict) else None
+        updated = specific.get("updatedContent") if isinstance(specific, dict) else None
+        if updated is not None and not isinstance(updated, str):
+            return _PreOutcome(
+                warning=f"pre_write `{command.command}`: updatedContent is not a string (ignored)"
+            )
+        return _PreOutcome(updated=updated)
+
+    def run_post(self, result: GateResult, commit: str | None) -> list[str]:
+        """Run the matching post_write commands for a written change; returns warnings."""
+        warnings = []
+        payload = self.payload(result.write, result.content)
+        payload["hook_event_name"] = "PostMemoryWrite"
+        payload["written_content"] = result.content
+        payload["commit"] = commit
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        for command in self.config.gate.post_write:
+            if not fnmatch.fnmatchcase(result.write.path, command.match):
+                continue
+            if command.run_async:
+                warning = self._spawn_detached(command, data)
+            else:
+                warning = self._run_post_sync(command, data)
+            if warning:
+                warnings.append(warning)
+        return warnings
+
+    def _run_post_sync(self, command: GateCommand, data: bytes) -> str | None:
+        try:
+            proc = subprocess.run(
+                command.command,
+                shell=True,
+                input=data,
+                capture_output=True,
+                timeout=command.timeout,
+                cwd=self.memory_dir,
+                env=self._env(),
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return f"post_write `{command.command}` timed out after {command.timeout:g}s"
+        except OSError as exc:
+            return f"post_write `{command.command}` could not run: {exc}"
+        if proc.returncode != 0:
+            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            return f"post_write `{command.command}` exited {proc.returncode}: {err[-1] if err else 'no output'}"
+        return None
+
+    def _spawn_detached(self, command: GateCommand, data: bytes) -> str | None:
+        # The payload goes through an unlinked temp file: the child owns the descriptor, so a
+        # slow reader can never block us and nothing is left behind.
+        try:
+            with tempfile.TemporaryFile() as fh:
+                fh.write(data)
+                fh.seek(0)
+                subprocess.Popen(
+                    command.command,
+                    shell=True,
+                    stdin=fh,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    cwd=self.memory_dir,
+                    env=self._env(),
+                    start_new_session=True,
+                    close_fds=True,
+                )
+        except OSError as exc:
+            return f"post_write `{command.command}` could not start: {exc}"
+        return None
+
+    # -- 3. the atomic write -------------------------------------------------------------------
+
+    def write(self, result: GateResult) -> GateResult:
+        """Apply a checked write, unless the file changed since the writer read it."""
+        if not result.ok:
+            return result
+        write = result.write
+        target = os.path.join(self.memory_dir, write.path)
+        current = read_current(self.memory_dir, write.path)
+        if write.base_hash is not None and content_hash(current) != write.base_hash:
+            return replace(
+                result,
+                status="blocked",
+                reason=f"{write.path} changed since it was read; not overwritten",
+            )
+        problem = self._path_problem(write.path)  # re-check: a link may have appeared meanwhile
+        if problem:
+            return replace(result, status="blocked", reason=problem)
+        if write.operation == "delete":
+            try:
+                os.unlink(target)
+            except FileNotFoundError:
+                return replace(result, status="unchanged", reason="already gone")
+            self._prune_empty_dirs(os.path.dirname(target))
+            return result
+        assert result.content is not None
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        atomic_write(target, result.content)
+        return result
+
+    def _prune_empty_dirs(self, directory: str) -> None:
+        while directory != self.memory_dir and directory.startswith(self.memory_dir):
+            try:
+                os.rmdir(directory)
+            except OSError:
+                return
+            directory = os.path.dirname(directory)
+
+
+@dataclass(frozen=True)
+class _PreOutcome:
+    blocked: str | None = None
+    warning: str | None = None
+    updated: str | None = None

@@ -1,0 +1,229 @@
+"""The wiki as a whole: batches of gated writes, one git commit per batch, index.md kept fresh.
+
+Contract: `commit_writes` takes the memory lock, recovers from a batch a crash interrupted,
+journals the batch, passes each write through the gate (blocked writes are reported, the rest
+applied), regenerates `index.md`, makes ONE commit whose message says what changed, with the
+source and sessions in trailers, runs the post_write commands with the commit's sha, refreshes
+the search index, and returns what happened. A crash at any point leaves either the old state
+or the new: the journal lets the next batch roll a dream's half-written files back (its events
+will be consolidated again) and commit anyone else's (their change is kept).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from wikimem.config import Config, load_config
+from wikimem.fsutil import atomic_write
+from wikimem.gate import Gate, GateResult, MemoryWrite, content_hash, read_current
+from wikimem.gitstore import CommitInfo, Store
+from wikimem.home import Home
+from wikimem.indexmd import note_paths, write_index
+from wikimem.lock import file_lock
+from wikimem.notes import Note, parse_note
+
+JOURNAL = "batch-journal.json"
+CrashHook = Callable[[str], None]
+
+
+def _no_crash(point: str) -> None:
+    """Fault-injection point for tests (`WIKIMEM_CRASH_AT=<point>` kills the process there)."""
+    if os.environ.get("WIKIMEM_CRASH_AT") == point:
+        os._exit(137)
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    results: tuple[GateResult, ...]
+    commit: str | None
+    message: str
+    warnings: tuple[str, ...] = field(default=())
+
+    @property
+    def written(self) -> list[GateResult]:
+        return [r for r in self.results if r.ok]
+
+    @property
+    def blocked(self) -> list[GateResult]:
+        return [r for r in self.results if r.status == "blocked"]
+
+
+class Wiki:
+    def __init__(self, home: Home, config: Config | None = None) -> None:
+        self.home = home
+        self.config = config or load_config(home)
+        self.memory_dir = home.memory_dir
+        self.gate = Gate(self.memory_dir, self.config)
+        self._store: Store | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.memory_dir, self.config.git)
+        return self._store
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self, rel: str) -> str | None:
+        return read_current(self.memory_dir, rel)
+
+    def note(self, rel: str) -> Note | None:
+        text = self.read(rel)
+        return parse_note(rel, text) if text is not None else None
+
+    def paths(self, prefix: str = "") -> list[str]:
+        return [p for p in note_paths(self.memory_dir) if p.startswith(prefix)]
+
+    def log(self, n: int = 20, path: str | None = None) -> list[CommitInfo]:
+        return self.store.log(n, path)
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def lock(self, timeout: float = 30.0) -> object:
+        return file_lock(self.home.state("memory.lock"), timeout)
+
+    def commit_writes(
+        self,
+        writes: Sequence[MemoryWrite],
+        subject: str,
+        *,
+        body: str = "",
+        trailers: Sequence[tuple[str, str]] = (),
+        dry_run: bool = False,
+        crash: CrashHook = _no_crash,
+    ) -> BatchResult:
+        with file_lock(self.home.state("memory.lock")):
+            return self._commit_locked(writes, subject, body, trailers, dry_run, crash)
+
+    def _commit_locked(
+        self,
+        writes: Sequence[MemoryWrite],
+        subject: str,
+        body: str,
+        trailers: Sequence[tuple[str, str]],
+        dry_run: bool,
+        crash: CrashHook,
+    ) -> BatchResult:
+        self.recover()
+        checked = [self.gate.check(w) for w in writes]
+        if dry_run:
+            return BatchResult(tuple(checked), None, subject)
+        to_write = [r for r in checked if r.ok]
+        source = writes[0].source if writes else "unknown"
+        self._journal(source, to_write)
+        crash("after_journal")
+        results = []
+        for r in checked:
+            results.append(self.gate.write(r) if r.ok else r)
+            crash("mid_write")
+        written = [r for r in results if r.ok]
+        crash("after_write")
+        commit = None
+        message = self._message(subject, body, results, trailers)
+        if written:
+            write_index(self.memory_dir)
+            paths = [r.write.path for r in written] + ["index.md"]
+            commit = self.store.commit(paths, message)
+        crash("after_commit")
+        self._clear_journal()
+        warnings = [w for r in results for w in r.warnings]
+        for r in written:
+            warnings += self.gate.run_post(r, commit)
+        self._after_commit([r.write.path for r in written])
+        return BatchResult(tuple(results), commit, message, tuple(warnings))
+
+    def _after_commit(self, paths: list[str]) -> None:
+        """Keep derived state in step (the search index arrives with recall)."""
+
+    @staticmethod
+    def _message(
+        subject: str, body: str, results: Sequence[GateResult], trailers: Sequence[tuple[str, str]]
+    ) -> str:
+        lines = [subject, ""]
+        if body:
+            lines += [body.rstrip(), ""]
+        for r in results:
+            if r.ok:
+                lines.append(f"- {r.write.operation} {r.write.path}")
+        blocked = [r for r in results if r.status == "blocked"]
+        if blocked:
+            lines += ["", "Blocked by the write gate:"]
+            lines += [f"- {r.write.operation} {r.write.path}: {r.reason}" for r in blocked]
+        redacted = sorted({k for r in results if r.ok for k in r.redacted})
+        sessions = sorted({s for r in results for s in r.write.sessions})
+        sources = sorted({r.write.source for r in results})
+        lines.append("")
+        lines.append(f"Wikimem-Source: {', '.join(sources) or 'unknown'}")
+        if sessions:
+            lines.append(f"Wikimem-Sessions: {', '.join(sessions)}")
+        if redacted:
+            lines.append(f"Wikimem-Redacted: {', '.join(redacted)}")
+        lines += [f"{k}: {v}" for k, v in trailers]
+        return "\n".join(lines).strip() + "\n"
+
+    # -- crash recovery ------------------------------------------------------------------------
+
+    def _journal_path(self) -> str:
+        return self.home.state(JOURNAL)
+
+    def _journal(self, source: str, to_write: Sequence[GateResult]) -> None:
+        entries = [
+            {
+                "path": r.write.path,
+                "old": content_hash(read_current(self.memory_dir, r.write.path)),
+                "new": content_hash(r.content if r.write.operation != "delete" else None),
+            }
+            for r in to_write
+        ]
+        atomic_write(
+            self._journal_path(), json.dumps({"source": source, "entries": entries}), 0o600
+        )
+
+    def _clear_journal(self) -> None:
+        try:
+            os.unlink(self._journal_path())
+        except FileNotFoundError:
+            pass
+
+    def recover(self) -> list[str]:
+        """Finish or undo a batch a crash interrupted; returns the paths touched."""
+        try:
+            with open(self._journal_path(), encoding="utf-8") as fh:
+                journal = json.load(fh)
+        except FileNotFoundError:
+            return []
+        except ValueError:
+            self._clear_journal()
+            return []
+        touched = []
+        if journal.get("source") == "dream":
+            # Roll back: the events stay behind the watermark and will be consolidated again.
+            for entry in journal.get("entries", []):
+                rel = entry["path"]
+                current = content_hash(read_current(self.memory_dir, rel))
+                if current != entry["new"] or current == entry["old"]:
+                    continue  # not ours any more, or nothing to undo
+                committed = self.store.file_at(rel) if self.store.has_commits() else None
+                target = os.path.join(self.memory_dir, rel)
+                if committed is None:
+                    os.unlink(target)
+                else:
+                    atomic_write(target, committed)
+                touched.append(rel)
+            if touched:
+                write_index(self.memory_dir)
+        else:
+            # Roll forward: a person's change is worth keeping.
+            paths = [e["path"] for e in journal.get("entries", [])]
+            if paths:
+                write_index(self.memory_dir)
+                self.store.commit(
+                    [*paths, "index.md"],
+                    f"recover: {len(paths)} interrupted write(s)\n\nWikimem-Source: recover",
+                )
+                touched = paths
+        self._clear_journal()
+        return touched
