@@ -26,7 +26,7 @@ DEFAULT_CONFIG_TEXT = """\
 
 [dream]
 # backend = "auto"        # auto = anthropic when ANTHROPIC_API_KEY is set, else offline; or "claude-cli"
-# model = "claude-sonnet-4-5"
+# model = "claude-sonnet-5-5"
 # auto = true             # spawn a detached dream after a session ends when due
 # min_new_events = 50
 # min_interval_minutes = 180

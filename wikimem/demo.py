@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem.dream.offline import OfflineBackend
+from wikimem.dream.runner import run_dream
 from wikimem.home import Home
 from wikimem.install import hook_command
 from wikimem.layout import init_home
@@ -222,6 +224,15 @@ def run_demo(on_step: Callable[[Step], None], on_phase: Callable[[str], None]) -
 
         on_phase(f"Claude Code session in {clone_a}")
         replay(home, "claude", _claude("5e1d0c1a-demo-4e9b-9c21-5a6f0d8e4b17", clone_a), record)
+        on_phase("wikimem dream (offline backend): consolidate what was recorded")
+        dream = run_dream(home, OfflineBackend())
+        result.extra["dream"] = {
+            "events": dream.events,
+            "created": dream.created,
+            "commit": (dream.commit or "")[:10],
+        }
+        for path in dream.created:
+            on_step(Step("wikimem", "dream", f"created {path}"))
         on_phase(f"Codex session in another clone of the same repository: {clone_b}")
         replay(home, "codex", _codex("019e0000-demo-7f30-9a8e-2b6c5d4e3f10", clone_b), record)
         on_phase("Cursor session")
@@ -237,4 +248,7 @@ def run_demo(on_step: Callable[[Step], None], on_phase: Callable[[str], None]) -
         ) as fh:
             text = fh.read()
         result.extra["secret_redacted"] = "sk-demo" not in text and "[REDACTED:" in text
+        for rel in ("projects/acme-api/conventions.md", "projects/acme-api/pitfalls.md"):
+            with open(os.path.join(home.memory_dir, rel), encoding="utf-8") as fh:
+                result.extra[rel] = fh.read().split("---\n", 2)[-1].strip()
         return result

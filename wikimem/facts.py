@@ -176,7 +176,7 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./-]*")
 _EXPLICIT = re.compile(
     r"^(?:(?:ok(?:ay)?|also|and|btw|fyi|please|so)[, ]+)*"
     r"(?:remember|note|keep in mind|don'?t forget|for future reference|for the record|fyi)"
-    r"(?:\s+that)?[,:]?\s+(?P<rest>.+)$",
+    r"(?:\s+that)?[,:]?\s+(?!to\b|what\b|how\b|when\b|where\b|why\b|if\b|whether\b|which\b)(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
@@ -206,7 +206,7 @@ _TASKY = re.compile(
     r"update|delete|remove|rename|why|what|how|can you|could you|would you|help)\b",
     re.IGNORECASE,
 )
-_PROVENANCE = re.compile(r"\s*\((?:stated|noted) [^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
+_PROVENANCE = re.compile(r"\s*\((?:stated|noted|seen) [^()]*(?:\([^()]*\)[^()]*)*\)\s*$")
 
 MAX_STATEMENT = 300
 
@@ -314,8 +314,10 @@ def bullet_text(line: str) -> str:
     return _PROVENANCE.sub("", line[2:]).strip()
 
 
-def merge_statement(body: str, statement: str, provenance: str) -> tuple[str, str | None]:
-    """(new body, the bullet text it replaced or None). `provenance` is e.g. `2026-11-29,
+def merge_statement(
+    body: str, statement: str, provenance: str, verb: str = "stated"
+) -> tuple[str, str | None]:
+    """(new body, the bullet text it replaced or None). `provenance` is e.g. `2026-11-29 in
     claude:3f2b8c1e`. The replaced statement is named in the new bullet."""
     lines = body.split("\n")
     best: int | None = None
@@ -325,15 +327,19 @@ def merge_statement(body: str, statement: str, provenance: str) -> tuple[str, st
     if best is not None:
         old = bullet_text(lines[best])
         if old.rstrip(".").lower() == statement.rstrip(".").lower():
-            lines[best] = f"- {statement} (stated {provenance})"
+            lines[best] = f"- {statement} ({verb} {provenance})"
             return "\n".join(lines), None
         short = old if len(old) <= 90 else old[:89].rsplit(" ", 1)[0] + "…"
-        lines[best] = f'- {statement} (stated {provenance}; replaces "{short}")'
+        lines[best] = f'- {statement} ({verb} {provenance}; replaces "{short}")'
         return "\n".join(lines), old
     insert_at = len(lines)
     while insert_at > 0 and not lines[insert_at - 1].strip():
         insert_at -= 1
-    lines.insert(insert_at, f"- {statement} (stated {provenance})")
+    new_line = f"- {statement} ({verb} {provenance})"
+    if insert_at > 0 and not lines[insert_at - 1].startswith(("- ", "  ")):
+        lines.insert(insert_at, "")  # a blank line between a paragraph and the list
+        insert_at += 1
+    lines.insert(insert_at, new_line)
     text = "\n".join(lines)
     return (text if text.endswith("\n") else text + "\n"), None
 

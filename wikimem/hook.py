@@ -377,8 +377,10 @@ def _inject(
 
 
 def _maybe_dream(home: Home, settings: dict[str, Any]) -> None:
-    """Start a detached dream when one is due (arrives with the dream issue)."""
-    return None
+    """Start a detached dream when one is due; never waits for it."""
+    from wikimem.autodream import maybe_dream
+
+    maybe_dream(home, settings)
 
 
 def log_error(home: Home, client: str, exc: BaseException | str) -> None:

@@ -26,7 +26,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "inject": {"session_start_chars": 8000, "prompt_chars": 3000, "min_score": 0.0},
     "dream": {
         "backend": "auto",
-        "model": "claude-sonnet-4-5",
+        "model": "claude-sonnet-5-5",
         "auto": True,
         "min_new_events": 50,
         "min_interval_minutes": 180,

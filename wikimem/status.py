@@ -88,7 +88,18 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         for (client, session), v in sorted(sessions.items(), key=lambda kv: kv[1]["last"])
     )
     disk = {sub: dir_size(os.path.join(home.root, sub)) for sub in ("events", "memory", "state")}
+    from wikimem.dream.reader import pending_count
+    from wikimem.dream.watermark import load_state
+    from wikimem.indexmd import note_paths
+
+    mark = load_state(home)
+    extra: dict[str, Any] = {
+        "events pending": pending_count(home.events_dir, mark),
+        "last dream": mark.last_dream or "never",
+        "notes": len(note_paths(home.memory_dir)) if os.path.isdir(home.memory_dir) else 0,
+    }
     return Status(
+        extra=extra,
         home=home.root,
         initialised=os.path.isdir(os.path.join(home.memory_dir, ".git")),
         events_total=total,

@@ -82,9 +82,6 @@ class Wiki:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def lock(self, timeout: float = 30.0) -> object:
-        return file_lock(self.home.state("memory.lock"), timeout)
-
     def commit_writes(
         self,
         writes: Sequence[MemoryWrite],
@@ -107,7 +104,8 @@ class Wiki:
         dry_run: bool,
         crash: CrashHook,
     ) -> BatchResult:
-        self.recover()
+        if not dry_run:
+            self.recover()
         checked = [self.gate.check(w) for w in writes]
         if dry_run:
             return BatchResult(tuple(checked), None, subject)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, ParamSpec, TypeVar
@@ -63,6 +64,12 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(f"permission denied: {exc.filename or exc}") from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
+        except Exception as exc:
+            if os.environ.get("WIKIMEM_DEBUG"):
+                raise
+            raise fail(
+                f"internal error: {exc.__class__.__name__}: {exc} (WIKIMEM_DEBUG=1 shows the traceback)"
+            ) from None
 
     return wrapper
 
@@ -72,10 +79,11 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, setup, wiki
+    from wikimem.cli import demo, dream, setup, wiki
 
     setup.register(app)
     wiki.register(app)
+    dream.register(app)
     demo.register(app)
 
 

@@ -1,0 +1,101 @@
+"""Auto-dream: the Stop/SessionEnd hook starts a detached `wikimem dream` when one is due.
+
+Contract (DESIGN §7): with `dream.auto` on, a dream is due when at least `min_new_events` events
+wait behind the watermark and `min_interval_minutes` have passed since the last dream. The hook
+never waits: the dream runs in its own session, detached from the harness (Claude Code waits for
+its SessionEnd hooks, and kills a `-p` run's children at exit otherwise). A marker file keeps a
+burst of hooks from starting several dreams; the dream's own lock makes a second one exit anyway.
+
+Hook-path module: standard library only; `subprocess` is imported only when a dream is due.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from wikimem import fastjson
+from wikimem.home import Home
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+SPAWN_MARKER = "dream.spawned"
+SPAWN_GUARD_SECONDS = 60
+
+
+def _watermark(home: Home) -> tuple[dict[str, int], float]:
+    try:
+        with open(home.state("watermark.json"), encoding="utf-8") as fh:
+            data = fastjson.loads(fh.read())
+        offsets = {str(k): int(v) for k, v in data.get("offsets", {}).items()}
+        return offsets, float(data.get("last_dream_epoch", 0))
+    except (OSError, ValueError, AttributeError, TypeError):
+        return {}, 0.0
+
+
+def pending_events(home: Home, offsets: dict[str, int], enough: int) -> int:
+    """New events behind the watermark, counting only up to `enough`."""
+    count = 0
+    try:
+        names = sorted(n for n in os.listdir(home.events_dir) if n.endswith(".jsonl"))
+    except OSError:
+        return 0
+    for name in reversed(names):  # newest first: that is where new events are
+        path = os.path.join(home.events_dir, name)
+        try:
+            size = os.path.getsize(path)
+            start = offsets.get(name, 0)
+            start = start if start <= size else 0
+            with open(path, "rb") as fh:
+                fh.seek(start)
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    count += chunk.count(b"\n")
+                    if count >= enough:
+                        return count
+        except OSError:
+            continue
+    return count
+
+
+def due(home: Home, settings: dict[str, Any], now: float | None = None) -> bool:
+    dream = settings.get("dream", {})
+    if not dream.get("auto"):
+        return False
+    now = time.time() if now is None else now
+    try:
+        if now - os.stat(home.state(SPAWN_MARKER)).st_mtime < SPAWN_GUARD_SECONDS:
+            return False
+    except OSError:
+        pass
+    offsets, last = _watermark(home)
+    if now - last < float(dream.get("min_interval_minutes", 180)) * 60:
+        return False
+    needed = int(dream.get("min_new_events", 50))
+    return pending_events(home, offsets, needed) >= needed
+
+
+def spawn(home: Home) -> None:
+    import subprocess  # only now: it costs milliseconds the hook usually does not spend
+
+    marker = home.state(SPAWN_MARKER)
+    with open(marker, "w", encoding="utf-8") as fh:
+        fh.write(str(os.getpid()))
+    subprocess.Popen(
+        [sys.executable, "-m", "wikimem", "dream", "--auto", "--home", home.root],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=home.root,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def maybe_dream(home: Home, settings: dict[str, Any]) -> bool:
+    if due(home, settings):
+        spawn(home)
+        return True
+    return False

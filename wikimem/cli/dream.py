@@ -1,0 +1,113 @@
+"""`wikimem dream`: consolidate new events into the wiki, with progress, --dry-run and --json."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from wikimem.cli import (
+    HomeOption,
+    JsonOption,
+    console,
+    err_console,
+    handle_errors,
+    home_of,
+    print_json,
+)
+from wikimem.dream.runner import DreamResult, run_dream
+from wikimem.events import utc_timestamp
+
+
+def _show(result: DreamResult) -> None:
+    if result.dry_run:
+        console.print(result.diff or "nothing would change", markup=False, highlight=False)
+        console.print(
+            f"(dry run: {result.events} events, nothing written, watermark unchanged)", markup=False
+        )
+    else:
+        what = []
+        for label, items in (
+            ("created", result.created),
+            ("updated", result.updated),
+            ("deleted", result.deleted),
+        ):
+            if items:
+                what.append(f"{len(items)} {label}")
+        summary = ", ".join(what) or "no changes"
+        console.print(
+            f"dream ({result.backend}): {result.events} events from {len(result.sessions)} sessions → {summary}"
+            + (f"; commit {result.commit[:10]}" if result.commit else ""),
+            markup=False,
+        )
+        for label, items in (
+            ("created", result.created),
+            ("updated", result.updated),
+            ("deleted", result.deleted),
+        ):
+            for path in items:
+                console.print(f"  {label} {path}", markup=False)
+    for path, reason in result.rejected:
+        err_console.print(f"rejected operation on {path}: {reason}", markup=False)
+    for _, reason in result.blocked:
+        err_console.print(f"blocked by the gate: {reason}", markup=False)
+    for warning in result.warnings:
+        err_console.print(f"warning: {warning}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @handle_errors
+    def dream(
+        backend: Annotated[
+            str | None,
+            typer.Option(
+                "--backend", help="auto, offline, anthropic or claude-cli (default: config)."
+            ),
+        ] = None,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Print the diff it would commit; change nothing.")
+        ] = False,
+        auto: Annotated[
+            bool,
+            typer.Option(
+                "--auto", hidden=True, help="Started by a hook: quiet, log to state/dream.log."
+            ),
+        ] = False,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Consolidate the sessions recorded since the last dream into the wiki (one commit)."""
+        the_home = home_of(home)
+        if auto:
+            result = run_dream(the_home, backend_name=backend)
+            line = json.dumps({"ts": utc_timestamp(), **result.as_dict()}, default=str)
+            with open(os.path.join(the_home.state_dir, "dream.log"), "a", encoding="utf-8") as fh:
+                fh.write(line + "\n")
+            return
+        if json_out or not console.is_terminal:
+            result = run_dream(the_home, backend_name=backend, dry_run=dry_run)
+        else:
+            with Progress(
+                TextColumn("dreaming"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("events"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            ) as bar:
+                task = bar.add_task("dream", total=None)
+                result = run_dream(
+                    the_home,
+                    backend_name=backend,
+                    dry_run=dry_run,
+                    progress=lambda done, total: bar.update(task, completed=done, total=total),
+                )
+        if json_out:
+            print_json(result.as_dict())
+        else:
+            _show(result)

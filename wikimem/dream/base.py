@@ -1,0 +1,67 @@
+"""What a dream backend is given and must return.
+
+A backend turns one chunk of new events of one project, plus the notes relevant to them, into
+note operations. Model backends read `DreamRequest.prompt` (bounded: see `wikimem.dream.prompt`);
+the offline backend reads the structured `sessions` and the current notes through `read`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from wikimem.dream.ops import Operation, Rejected
+from wikimem.errors import WikimemError
+
+Record = dict[str, Any]
+ReadNote = Callable[[str], str | None]
+
+
+class BackendError(WikimemError):
+    """The backend could not produce operations (network, credentials, repeated bad output)."""
+
+
+@dataclass(frozen=True)
+class SessionEvents:
+    client: str
+    session: str
+    project: str
+    events: tuple[Record, ...]
+
+    @property
+    def source(self) -> str:
+        """`client:first-8-of-session`, as in a note's `sources`."""
+        return f"{self.client}:{self.session[:8].lower()}"
+
+
+@dataclass(frozen=True)
+class Prompt:
+    system: str
+    user: str
+
+    @property
+    def size(self) -> int:
+        return len(self.system) + len(self.user)
+
+
+@dataclass(frozen=True)
+class DreamRequest:
+    project: str
+    sessions: tuple[SessionEvents, ...]
+    today: str
+    prompt: Prompt | None = None  # built only for backends that read it
+
+
+@dataclass(frozen=True)
+class Proposal:
+    operations: tuple[Operation, ...]
+    rejected: tuple[Rejected, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())  # anything worth telling the user (retries, costs)
+
+
+class Backend(Protocol):
+    name: str
+    needs_prompt: bool
+
+    def propose(self, request: DreamRequest, read: ReadNote) -> Proposal: ...

@@ -1,0 +1,339 @@
+"""`ClaudeCliBackend`: the dream request through the Claude Code CLI in print mode.
+
+For users with a Claude subscription and no API key. It is OPT-IN ONLY (`backend = "claude-cli"`
+under [dream]; "auto" never picks it): every dream spends the user's plan usage.
+
+Contract:
+- One run per chunk: `claude -p --output-format json --model <model>` with the prompt on stdin
+  and `request.prompt.system` (plus how to answer: ONLY a JSON object `{"operations": [...]}`
+  matching `OPERATIONS_SCHEMA`, which is quoted) as the session's system prompt.
+- The run is sealed off from the user's coding setup: `--system-prompt` replaces Claude Code's
+  coding-agent prompt (irrelevant here, and costly); `--tools ""` and `--strict-mcp-config` leave
+  no tools; `--settings {"disableAllHooks": true}` keeps hooks, wikimem's own included, from
+  recording this run as a session or spawning another dream; `--no-session-persistence` keeps it
+  out of the user's resumable sessions. It runs in an empty temporary directory, so no project's
+  CLAUDE.md or settings apply, and without the variables that mark a nested Claude Code session.
+- The CLI prints one JSON object whose `result` is the model's text; the JSON object is taken
+  from that text (```json fences and prose around it are tolerated) and validated with
+  `parse_operations`. Invalid operations, or an answer without a usable object, are sent back
+  ONCE in a second run (the prompt, the previous answer and each rejection with its reason); the
+  corrected answer replaces the first, whatever is still invalid is returned in
+  `Proposal.rejected`, and an unusable correction keeps the first answer's valid operations.
+- A missing binary, a non-zero exit, an error result or a run longer than `timeout` seconds
+  raise `BackendError` with a one-line reason. Token usage and the reported cost go in the notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from wikimem.config import DreamConfig
+from wikimem.dream.base import BackendError, DreamRequest, Proposal, ReadNote
+from wikimem.dream.ops import OPERATIONS_SCHEMA, Operation, Rejected, parse_operations
+
+Runner = Callable[..., subprocess.CompletedProcess[str]]
+
+HOOKS_OFF = json.dumps({"disableAllHooks": True})
+# Set by Claude Code for the processes it starts (hooks, and so a dream a hook spawned); a run
+# that inherits them counts as nested in the user's session.
+NESTED_SESSION_VARS = (
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_CODE_CHILD_SESSION",
+    "CLAUDE_PROJECT_DIR",
+)
+RAW_CLIP = 400  # how much of a rejected operation is quoted back
+ANSWER_CLIP = 60000  # how much of the previous answer the correction run repeats
+SCAN_LIMIT = 200  # `{` positions tried when the object is buried in prose
+
+ANSWER_RULES = """
+
+## How to answer in this setting
+There are no tools here: do NOT try to call `apply_operations` or any other tool. Instead, your
+whole reply is ONE JSON object, exactly the input that `apply_operations` would take:
+{"operations": [...]}, with an empty list when nothing durable was learned. No prose before or
+after it. The object must match this JSON schema:
+"""
+
+# The closing fence must start a line: a ``` inside a JSON string (a note body quoting code)
+# follows the two characters \n, never a real newline.
+_FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n[ \t]*```", re.S)
+_OPERATIONS_START = re.compile(r'\{\s*"operations"\s*:')
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def system_prompt(system: str) -> str:
+    """The dream rules, plus how to answer without the tool (the schema quoted)."""
+    return system.rstrip() + ANSWER_RULES + json.dumps(OPERATIONS_SCHEMA, indent=1) + "\n"
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value an answer holds: the whole text, a fenced block, or an object in prose.
+
+    Raises ValueError when there is none."""
+    stripped = text.strip()
+    candidates = [stripped] + [m.group(1).strip() for m in _FENCE.finditer(text)]
+    for candidate in candidates:
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            continue
+    decoder = json.JSONDecoder()
+    starts = [m.start() for m in _OPERATIONS_START.finditer(text)]
+    starts += [i for i, ch in enumerate(text) if ch == "{"][:SCAN_LIMIT]
+    for start in dict.fromkeys(starts):
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    raise ValueError("the answer held no JSON object")
+
+
+@dataclass(frozen=True)
+class _Answer:
+    text: str
+    operations: tuple[Operation, ...]
+    rejected: tuple[Rejected, ...]
+    problem: str | None  # why the answer as a whole is unusable
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+
+def _validate(text: str) -> _Answer:
+    try:
+        data = extract_json(text)
+    except ValueError as exc:
+        return _Answer(text, (), (), str(exc))
+    items = data.get("operations") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        return _Answer(text, (), (), 'the answer must be a JSON object {"operations": [...]}')
+    ops, rejected = parse_operations(items)
+    return _Answer(text, tuple(ops), tuple(rejected), None)
+
+
+def _describe_rejected(rejected: Sequence[Rejected]) -> str:
+    lines = []
+    for i, r in enumerate(rejected, 1):
+        op = r.raw.get("op", "?") if isinstance(r.raw, dict) else "?"
+        raw = json.dumps(r.raw, ensure_ascii=False)
+        if len(raw) > RAW_CLIP:
+            raw = raw[: RAW_CLIP - 1] + "…"
+        lines.append(f"{i}. {op} {r.path}: {r.reason}\n   {raw}")
+    return "\n".join(lines)
+
+
+def correction_prompt(user: str, answer: _Answer) -> str:
+    """The second run's input: the first prompt, the previous answer and what was wrong with it."""
+    if answer.problem is not None:
+        wrong = f"Your answer could not be used: {answer.problem}."
+    else:
+        n, ok = len(answer.rejected), len(answer.operations)
+        wrong = (
+            f"{n} of your operations {'was' if n == 1 else 'were'} rejected; "
+            f"{ok} {'was' if ok == 1 else 'were'} valid.\n" + _describe_rejected(answer.rejected)
+        )
+    previous = answer.text.strip()
+    if len(previous) > ANSWER_CLIP:
+        previous = previous[:ANSWER_CLIP] + "\n[… clipped …]"
+    return (
+        f"{user.rstrip()}\n\n## Your previous answer\n{previous}\n\n"
+        f"## What was wrong with it\n{wrong}\n\n"
+        'Answer again with ONLY the corrected COMPLETE JSON object {"operations": [...]}, the '
+        "valid operations included: it replaces your previous answer. Drop an operation you "
+        "cannot fix.\n"
+    )
+
+
+@dataclass
+class _Tally:
+    """Usage over the runs of one `propose` (mutable: it accumulates)."""
+
+    runs: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read: int = 0
+    cost_usd: float = 0.0
+
+    def add(self, result: dict[str, Any]) -> None:
+        self.runs += 1
+        usage = result.get("usage")
+        if isinstance(usage, dict):
+            self.input_tokens += _int(usage.get("input_tokens"))
+            self.input_tokens += _int(usage.get("cache_creation_input_tokens"))
+            self.output_tokens += _int(usage.get("output_tokens"))
+            self.cache_read += _int(usage.get("cache_read_input_tokens"))
+        cost = result.get("total_cost_usd")
+        if isinstance(cost, int | float) and not isinstance(cost, bool):
+            self.cost_usd += float(cost)
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _child_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in NESTED_SESSION_VARS}
+
+
+def _load_result(stdout: str) -> dict[str, Any] | None:
+    """The `--output-format json` object; tolerates stray lines printed around it."""
+    text = stdout.strip()
+    candidates = [text] + [line.strip() for line in reversed(text.splitlines())]
+    for candidate in candidates:
+        if not candidate.startswith("{"):
+            continue
+        try:
+            data = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            return data
+    return None
+
+
+class ClaudeCliBackend:
+    name = "claude-cli"
+    needs_prompt = True
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        binary: str = "claude",
+        timeout: float = 300.0,
+        runner: Runner = subprocess.run,
+    ) -> None:
+        self.model = model
+        self.binary = binary
+        self.timeout = timeout
+        self._runner = runner
+
+    @classmethod
+    def from_config(cls, config: DreamConfig) -> ClaudeCliBackend:
+        return cls(config.model)
+
+    def propose(self, request: DreamRequest, read: ReadNote) -> Proposal:
+        prompt = request.prompt
+        if prompt is None:
+            raise BackendError("the claude-cli backend was given no prompt")
+        exe = shutil.which(self.binary)
+        if exe is None:
+            raise BackendError(
+                f"the claude-cli dream backend needs the Claude Code CLI, but {self.binary!r} "
+                "is not on PATH; install Claude Code, or choose another [dream] backend"
+            )
+        system = system_prompt(prompt.system)
+        tally = _Tally()
+        first = _validate(self._run(exe, system, self._first_input(prompt.user), tally))
+        final = first
+        corrected = ""
+        if not first.usable or first.rejected:
+            text = self._run(exe, system, correction_prompt(prompt.user, first), tally)
+            second = _validate(text)
+            sent_back = (
+                "the answer" if first.problem else f"{len(first.rejected)} invalid operation(s)"
+            )
+            if second.usable:
+                final = second
+                corrected = f"claude-cli: sent {sent_back} back for correction once"
+            else:
+                corrected = (
+                    f"claude-cli: sent {sent_back} back for correction; the corrected answer was "
+                    f"unusable too ({second.problem}), so the first answer's valid operations stand"
+                )
+        rejected = final.rejected
+        if final.problem is not None:
+            rejected = (Rejected(None, final.problem),)
+        return Proposal(final.operations, rejected, self._notes(tally, corrected))
+
+    @staticmethod
+    def _first_input(user: str) -> str:
+        return (
+            user.rstrip() + "\n\nThere is no tool here: instead of calling it, reply with ONLY "
+            'the JSON object {"operations": [...]} that the call would carry.\n'
+        )
+
+    def command(self, exe: str, system: str) -> list[str]:
+        return [
+            exe, "-p",
+            "--output-format", "json",
+            "--model", self.model,
+            "--system-prompt", system,
+            "--tools", "",
+            "--strict-mcp-config",
+            "--settings", HOOKS_OFF,
+            "--no-session-persistence",
+        ]  # fmt: skip
+
+    def _run(self, exe: str, system: str, stdin: str, tally: _Tally) -> str:
+        """One CLI run; the model's answer text."""
+        with tempfile.TemporaryDirectory(
+            prefix="wikimem-dream-", ignore_cleanup_errors=True
+        ) as cwd:
+            try:
+                done = self._runner(
+                    self.command(exe, system),
+                    input=stdin,
+                    capture_output=True,
+                    text=True,
+                    timeout=self.timeout,
+                    cwd=cwd,
+                    env=_child_env(),
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                raise BackendError(
+                    f"claude did not answer within {self.timeout:g} s (timeout); try again later"
+                ) from None
+            except OSError as exc:
+                raise BackendError(f"could not run {exe}: {exc.strerror or exc}") from None
+        result = _load_result(done.stdout or "")
+        if done.returncode != 0:
+            detail = ""
+            if result is not None and isinstance(result.get("result"), str):
+                detail = result["result"]
+            if not detail.strip():
+                lines = (done.stderr or "").strip().splitlines()
+                detail = lines[-1] if lines else "no message"
+            raise BackendError(f"claude exited with status {done.returncode}: {_one_line(detail)}")
+        if result is None:
+            shown = _one_line(done.stdout or "", 120) or "nothing"
+            raise BackendError(f"claude printed no JSON result (got: {shown})")
+        tally.add(result)
+        subtype = result.get("subtype", "success")
+        text = result.get("result")
+        if result.get("is_error") or subtype != "success" or not isinstance(text, str):
+            detail = (
+                text if isinstance(text, str) and text.strip() else str(result.get("errors") or "")
+            )
+            raise BackendError(
+                f"claude reported an error ({subtype}): {_one_line(detail) or 'no message'}"
+            )
+        return text
+
+    def _notes(self, tally: _Tally, corrected: str) -> tuple[str, ...]:
+        usage = (
+            f"claude-cli {self.model}: {tally.runs} run{'s' if tally.runs != 1 else ''}, "
+            f"{tally.input_tokens} input + {tally.output_tokens} output tokens, "
+            f"{tally.cache_read} read from cache"
+        )
+        if tally.cost_usd:
+            usage += f", ${tally.cost_usd:.4f} as estimated by Claude Code"
+        return (usage, corrected) if corrected else (usage,)

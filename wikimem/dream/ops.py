@@ -1,0 +1,192 @@
+"""Note operations a dream backend proposes (DESIGN §7), and their validation.
+
+Contract: `upsert(path, title, kind, tags, body, sources)`, `delete(path, reason)`,
+`move(from, to)`. `parse_operations(data)` turns untrusted JSON (a model's tool input) into
+operations, returning the invalid ones with a reason instead of raising: invalid operations are
+rejected and reported, the rest applied. `OPERATIONS_SCHEMA` is the JSON schema a model is given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wikimem.notes import KINDS, NoteError, validate_path
+
+MAX_BODY_CHARS = 16000
+
+
+@dataclass(frozen=True)
+class Upsert:
+    path: str
+    title: str
+    kind: str
+    body: str
+    tags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    pinned: bool | None = None
+    op: str = "upsert"
+
+
+@dataclass(frozen=True)
+class Delete:
+    path: str
+    reason: str
+    op: str = "delete"
+
+
+@dataclass(frozen=True)
+class Move:
+    from_path: str
+    to_path: str
+    op: str = "move"
+
+
+Operation = Upsert | Delete | Move
+
+
+@dataclass(frozen=True)
+class Rejected:
+    raw: Any
+    reason: str
+
+    @property
+    def path(self) -> str:
+        if isinstance(self.raw, dict):
+            return str(self.raw.get("path") or self.raw.get("from") or "?")
+        return "?"
+
+
+OPERATIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "operations": {
+            "type": "array",
+            "description": "Changes to the wiki, applied in order. Empty when nothing durable was learned.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "op": {"type": "string", "enum": ["upsert", "delete", "move"]},
+                    "path": {
+                        "type": "string",
+                        "description": "Note path relative to memory/, lower-case kebab-case, ending in .md, "
+                        "under profile/, projects/<slug>/, tools/<tool>/ or general/ (upsert, delete).",
+                    },
+                    "title": {"type": "string", "description": "upsert: the note's title."},
+                    "kind": {"type": "string", "enum": list(KINDS), "description": "upsert"},
+                    "tags": {"type": "array", "items": {"type": "string"}, "description": "upsert"},
+                    "body": {
+                        "type": "string",
+                        "description": "upsert: the COMPLETE new markdown body (no front matter). "
+                        "It replaces the old body: merge what the note already said with the new evidence.",
+                    },
+                    "sources": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": "upsert: sessions supporting the change, as client:session-id-prefix.",
+                    },
+                    "reason": {
+                        "type": "string",
+                        "description": "delete: why the note is stale or wrong.",
+                    },
+                    "from": {"type": "string", "description": "move: current path."},
+                    "to": {"type": "string", "description": "move: new path."},
+                },
+                "required": ["op"],
+            },
+        }
+    },
+    "required": ["operations"],
+}
+
+
+def _str_list(value: Any, name: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"`{name}` must be a list of strings")
+    return tuple(v.strip() for v in value if v.strip())
+
+
+def _path(value: Any, name: str = "path") -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"`{name}` must be a string")
+    try:
+        return validate_path(value.strip())
+    except NoteError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def parse_operation(raw: Any) -> Operation:
+    if not isinstance(raw, dict):
+        raise ValueError("an operation must be an object")
+    op = raw.get("op")
+    if op == "upsert":
+        title, kind, body = raw.get("title"), raw.get("kind"), raw.get("body")
+        if not isinstance(title, str) or not title.strip():
+            raise ValueError("upsert needs a non-empty `title`")
+        if kind not in KINDS:
+            raise ValueError(f"upsert `kind` must be one of {', '.join(KINDS)}")
+        if not isinstance(body, str) or not body.strip():
+            raise ValueError("upsert needs a non-empty `body`")
+        if len(body) > MAX_BODY_CHARS:
+            raise ValueError(f"upsert body is {len(body)} characters (at most {MAX_BODY_CHARS})")
+        if body.lstrip().startswith("---"):
+            raise ValueError("upsert `body` must not contain front matter")
+        pinned = raw.get("pinned")
+        if pinned is not None and not isinstance(pinned, bool):
+            raise ValueError("`pinned` must be true or false")
+        return Upsert(
+            path=_path(raw.get("path")),
+            title=title.strip(),
+            kind=kind,
+            body=body if body.endswith("\n") else body + "\n",
+            tags=_str_list(raw.get("tags"), "tags"),
+            sources=_str_list(raw.get("sources"), "sources"),
+            pinned=pinned,
+        )
+    if op == "delete":
+        reason = raw.get("reason")
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError("delete needs a `reason`")
+        return Delete(path=_path(raw.get("path")), reason=reason.strip())
+    if op == "move":
+        src, dst = _path(raw.get("from"), "from"), _path(raw.get("to"), "to")
+        if src == dst:
+            raise ValueError("move `from` and `to` are the same path")
+        return Move(from_path=src, to_path=dst)
+    raise ValueError(f"unknown op {op!r}; expected upsert, delete or move")
+
+
+def parse_operations(data: Any) -> tuple[list[Operation], list[Rejected]]:
+    """Valid operations and rejected ones (with reasons) from `{"operations": [...]}` or a list."""
+    items = data.get("operations") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        return [], [Rejected(data, 'expected {"operations": [...]}')]
+    ops: list[Operation] = []
+    rejected: list[Rejected] = []
+    for raw in items:
+        try:
+            ops.append(parse_operation(raw))
+        except ValueError as exc:
+            rejected.append(Rejected(raw, str(exc)))
+    return ops, rejected
+
+
+def as_dict(op: Operation) -> dict[str, Any]:
+    if isinstance(op, Upsert):
+        out: dict[str, Any] = {
+            "op": "upsert",
+            "path": op.path,
+            "title": op.title,
+            "kind": op.kind,
+            "tags": list(op.tags),
+            "body": op.body,
+            "sources": list(op.sources),
+        }
+        if op.pinned is not None:
+            out["pinned"] = op.pinned
+        return out
+    if isinstance(op, Delete):
+        return {"op": "delete", "path": op.path, "reason": op.reason}
+    return {"op": "move", "from": op.from_path, "to": op.to_path}

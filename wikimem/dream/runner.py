@@ -1,0 +1,414 @@
+"""`wikimem dream`: consolidate the events since the watermark into the wiki (DESIGN §7).
+
+Contract:
+  - Only one dream runs at a time (`state/dream.lock`): a second exits at once with `DreamBusy`.
+  - Events after the watermark are read in append order, in chunks (by rendered size for model
+    backends, by count offline), grouped by project and session; each chunk goes to the backend
+    with the notes as they stand after the previous chunks (an in-memory overlay), so a prompt
+    never grows with the wiki.
+  - The operations are validated (invalid ones rejected and reported), turned into gated
+    `MemoryWrite`s and committed ONCE, with the watermark in a trailer; only then does
+    `state/watermark.json` move. A crash anywhere leaves old or new state, and the next run
+    finishes the job without duplicates (the wiki's journal rolls half-written dream files back).
+  - `dry_run` computes and gate-checks everything, returns the diff, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from wikimem import notemeta
+from wikimem.config import Config, load_config
+from wikimem.dream.base import Backend, BackendError, DreamRequest, SessionEvents
+from wikimem.dream.ops import Delete, Move, Operation, Upsert
+from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
+from wikimem.dream.reader import new_events, pending_count
+from wikimem.dream.render import render_event
+from wikimem.dream.watermark import (
+    TRAILER,
+    Watermark,
+    from_trailer,
+    load_state,
+    machine_id,
+    save_state,
+)
+from wikimem.errors import WikimemError
+from wikimem.events import list_files
+from wikimem.gate import MemoryWrite, content_hash, read_current
+from wikimem.home import Home
+from wikimem.indexmd import note_paths
+from wikimem.lock import LockBusy, file_lock
+from wikimem.notes import Note, NoteError, new_note, now_utc, parse_note, render_note
+from wikimem.wiki import Wiki
+
+OFFLINE_CHUNK_EVENTS = 5000
+Progress = Callable[[int, int], None]
+
+
+class DreamBusy(WikimemError):
+    """Another dream is running."""
+
+
+def _crash_point(point: str) -> None:
+    if os.environ.get("WIKIMEM_CRASH_AT") == point:
+        os._exit(137)
+
+
+@dataclass
+class DreamResult:
+    backend: str
+    events: int = 0
+    sessions: list[str] = field(default_factory=list)
+    projects: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    deleted: list[str] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    blocked: list[tuple[str, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    commit: str | None = None
+    dry_run: bool = False
+    diff: str = ""
+    prompt_chars: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "diff" or self.dry_run}
+
+
+class Overlay:
+    """The wiki as it will be after this dream: notes changed so far, over what is on disk."""
+
+    def __init__(self, memory_dir: str) -> None:
+        self.memory_dir = memory_dir
+        self.changed: dict[str, Note | None] = {}
+        self.disk: dict[str, str | None] = {}
+
+    def disk_text(self, path: str) -> str | None:
+        if path not in self.disk:
+            self.disk[path] = read_current(self.memory_dir, path)
+        return self.disk[path]
+
+    def read(self, path: str) -> str | None:
+        if path in self.changed:
+            note = self.changed[path]
+            return render_note(note) if note is not None else None
+        return self.disk_text(path)
+
+    def note(self, path: str) -> Note | None:
+        if path in self.changed:
+            return self.changed[path]
+        text = self.disk_text(path)
+        return parse_note(path, text) if text is not None else None
+
+    def apply(self, op: Operation, stamp: str) -> str | None:
+        """Apply one operation; the reason it cannot be applied, or None."""
+        try:
+            if isinstance(op, Upsert):
+                existing = self.note(op.path)
+                if existing is None:
+                    note = new_note(
+                        op.path,
+                        op.title,
+                        op.body,
+                        kind=op.kind,
+                        tags=op.tags,
+                        sources=op.sources,
+                        pinned=bool(op.pinned),
+                    )
+                else:
+                    sources = tuple(dict.fromkeys([*existing.sources, *op.sources]))[-12:]
+                    note = existing.with_changes(
+                        title=op.title,
+                        kind=op.kind,
+                        body=op.body,
+                        tags=op.tags or existing.tags,
+                        sources=sources,
+                        updated=stamp,
+                        pinned=existing.pinned if op.pinned is None else op.pinned,
+                    )
+                self.changed[op.path] = note
+            elif isinstance(op, Delete):
+                if self.read(op.path) is None:
+                    return f"delete {op.path}: no such note"
+                self.changed[op.path] = None
+            elif isinstance(op, Move):
+                source = self.note(op.from_path)
+                if source is None:
+                    return f"move {op.from_path}: no such note"
+                if self.read(op.to_path) is not None:
+                    return f"move to {op.to_path}: a note is already there"
+                self.changed[op.to_path] = source.with_changes(path=op.to_path, updated=stamp)
+                self.changed[op.from_path] = None
+        except NoteError as exc:
+            return f"{exc} (the note on disk is malformed; fix it by hand first)"
+        return None
+
+    def writes(self, sessions: tuple[str, ...]) -> list[MemoryWrite]:
+        out = []
+        for path, note in sorted(self.changed.items()):
+            before = self.disk_text(path)
+            after = render_note(note) if note is not None else None
+            if before == after or (before is None and after is None):
+                continue
+            operation = "delete" if after is None else ("create" if before is None else "update")
+            out.append(MemoryWrite(path, operation, after, "dream", sessions, content_hash(before)))
+        return out
+
+
+def select_backend(name: str, config: Config) -> Backend:
+    if name == "auto":
+        name = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
+    if name == "offline":
+        from wikimem.dream.offline import OfflineBackend
+
+        return OfflineBackend()
+    if name == "anthropic":
+        from wikimem.dream.anthropic_backend import AnthropicBackend
+
+        return AnthropicBackend.from_config(config.dream)
+    if name == "claude-cli":
+        from wikimem.dream.claude_cli import ClaudeCliBackend
+
+        return ClaudeCliBackend.from_config(config.dream)
+    raise WikimemError(
+        f"unknown dream backend {name!r}; expected auto, offline, anthropic or claude-cli"
+    )
+
+
+def current_watermark(home: Home, wiki: Wiki) -> Watermark:
+    """The newer of state/watermark.json and this machine's latest consolidation trailer."""
+    mark = load_state(home)
+    machine = machine_id(home)
+    if wiki.store.has_commits():
+        for _, value in wiki.store.trailer_values(TRAILER):
+            from_commit = from_trailer(value, machine)
+            if from_commit is not None:
+                return mark.merged(from_commit)
+    return mark
+
+
+def catalog_of(memory_dir: str) -> dict[str, str]:
+    out = {}
+    for rel in note_paths(memory_dir):
+        try:
+            with open(os.path.join(memory_dir, rel), encoding="utf-8", errors="replace") as fh:
+                meta, _ = notemeta.read_meta(fh.read(4096))
+        except OSError:
+            continue
+        out[rel] = str(meta.get("title") or rel)
+    return out
+
+
+def _chunks(
+    events: Iterable[tuple[str, int, dict[str, Any]]], by_chars: int | None
+) -> Iterable[tuple[list[dict[str, Any]], dict[str, int]]]:
+    """Consecutive records with the offsets reached after them, bounded by rendered size (model
+    backends) or by count (offline)."""
+    chunk: list[dict[str, Any]] = []
+    offsets: dict[str, int] = {}
+    size = 0
+    for name, end, record in events:
+        chunk.append(record)
+        offsets[name] = end
+        if by_chars is None:
+            full = len(chunk) >= OFFLINE_CHUNK_EVENTS
+        else:
+            line = render_event(record)
+            size += len(line) + 1 if line else 0
+            full = size >= by_chars
+        if full:
+            yield chunk, dict(offsets)
+            chunk, size = [], 0
+    if chunk or offsets:
+        yield chunk, dict(offsets)
+
+
+def _group(records: list[dict[str, Any]]) -> dict[str, list[SessionEvents]]:
+    by_session: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        if not isinstance(r.get("session"), str):
+            continue
+        key = (str(r.get("project") or "unknown"), str(r.get("client") or "unknown"), r["session"])
+        by_session.setdefault(key, []).append(r)
+    grouped: dict[str, list[SessionEvents]] = {}
+    for (project, client, session), recs in by_session.items():
+        grouped.setdefault(project, []).append(SessionEvents(client, session, project, tuple(recs)))
+    return grouped
+
+
+def run_dream(
+    home: Home,
+    backend: Backend | None = None,
+    *,
+    backend_name: str | None = None,
+    dry_run: bool = False,
+    progress: Progress | None = None,
+    search: Search | None = None,
+    config: Config | None = None,
+) -> DreamResult:
+    config = config or load_config(home)
+    backend = backend or select_backend(backend_name or config.dream.backend, config)
+    try:
+        with file_lock(
+            home.state("dream.lock"), timeout=0, what="the wiki (a dream is already running)"
+        ):
+            return _run_locked(home, config, backend, dry_run, progress, search)
+    except LockBusy:
+        raise DreamBusy(
+            "a dream is already running; this one exits without doing anything"
+        ) from None
+
+
+def _run_locked(
+    home: Home,
+    config: Config,
+    backend: Backend,
+    dry_run: bool,
+    progress: Progress | None,
+    search: Search | None,
+) -> DreamResult:
+    started = time.monotonic()
+    wiki = Wiki(home, config)
+    if not dry_run:
+        with file_lock(home.state("memory.lock")):
+            wiki.recover()  # a dream a crash interrupted: roll its half-written files back first
+    mark = current_watermark(home, wiki)
+    result = DreamResult(backend=backend.name, dry_run=dry_run)
+    total = pending_count(home.events_dir, mark)
+    overlay = Overlay(home.memory_dir)
+    stamp = now_utc()
+    today = stamp[:10]
+    catalog = catalog_of(home.memory_dir) if backend.needs_prompt else {}
+    offsets = dict(mark.offsets)
+    sessions: dict[str, None] = {}
+    projects: dict[str, None] = {}
+    by_chars = config.dream.chunk_chars if backend.needs_prompt else None
+    for records, reached in _chunks(new_events(home.events_dir, mark), by_chars):
+        offsets.update(reached)
+        result.events += len(records)
+        for project, group in _group(records).items():
+            projects[project] = None
+            for s in group:
+                sessions[s.source] = None
+            prompt = None
+            if backend.needs_prompt:
+                prompt = build_prompt(
+                    project,
+                    group,
+                    today,
+                    overlay.read,
+                    [CatalogEntry(p, t) for p, t in sorted(catalog.items())],
+                    related_notes=config.dream.related_notes,
+                    index_chars=config.dream.index_chars,
+                    search=search,
+                )
+                result.prompt_chars.append(prompt.size)
+            proposal = backend.propose(
+                DreamRequest(project, tuple(group), today, prompt), overlay.read
+            )
+            result.notes.extend(proposal.notes)
+            result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
+            for op in proposal.operations:
+                problem = overlay.apply(op, stamp)
+                if problem:
+                    result.rejected.append(
+                        (getattr(op, "path", getattr(op, "from_path", "?")), problem)
+                    )
+                elif isinstance(op, Upsert):
+                    catalog[op.path] = op.title
+                elif isinstance(op, Delete):
+                    catalog.pop(op.path, None)
+                elif isinstance(op, Move):
+                    catalog[op.to_path] = catalog.pop(op.from_path, op.to_path)
+        if progress:
+            progress(result.events, total)
+        _crash_point("dream_after_chunk")
+    result.sessions = list(sessions)
+    result.projects = list(projects)
+    new_mark = Watermark(offsets, stamp)
+    writes = overlay.writes(tuple(result.sessions))
+    subject = _subject(writes, len(result.sessions))
+    body = _body(result.rejected, backend.name, result.events)
+    trailers = [(TRAILER, new_mark.trailer(machine_id(home))), ("Wikimem-Backend", backend.name)]
+    batch = wiki.commit_writes(writes, subject, body=body, trailers=trailers, dry_run=dry_run)
+    for r in batch.results:
+        if r.status == "blocked":
+            result.blocked.append((r.write.path, r.reason))
+        elif r.ok:
+            {"create": result.created, "update": result.updated, "delete": result.deleted}[
+                r.write.operation
+            ].append(r.write.path)
+    result.warnings.extend(batch.warnings)
+    result.commit = batch.commit
+    if dry_run:
+        result.diff = _diff(overlay, [r.write for r in batch.results if r.ok])
+    else:
+        _crash_point("dream_before_watermark")
+        save_state(home, new_mark)
+        _retention(home, new_mark, config.events.retention_days)
+    result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+def _subject(writes: list[MemoryWrite], sessions: int) -> str:
+    counts = {
+        op: sum(1 for w in writes if w.operation == op) for op in ("update", "create", "delete")
+    }
+    parts = [
+        f"{n} {word}"
+        for op, word in (("update", "updated"), ("create", "created"), ("delete", "deleted"))
+        if (n := counts[op])
+    ]
+    what = ", ".join(parts) or "no changes"
+    return f"dream: {what} from {sessions} session{'s' if sessions != 1 else ''}"
+
+
+def _body(rejected: list[tuple[str, str]], backend: str, events: int) -> str:
+    lines = [f"Consolidated {events} events with the {backend} backend."]
+    if rejected:
+        lines += ["", "Rejected operations:"]
+        lines += [f"- {path}: {reason}" for path, reason in rejected]
+    return "\n".join(lines)
+
+
+def _diff(overlay: Overlay, writes: list[MemoryWrite]) -> str:
+    out: list[str] = []
+    for w in writes:
+        before = overlay.disk_text(w.path) or ""
+        after = w.proposed_content or ""
+        out.extend(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                fromfile=f"a/{w.path}" if before else "/dev/null",
+                tofile=f"b/{w.path}" if after else "/dev/null",
+            )
+        )
+    return "".join(out)
+
+
+def _retention(home: Home, mark: Watermark, days: int) -> None:
+    """Delete event files older than `retention_days` that are fully consolidated."""
+    if days <= 0:
+        return
+    cutoff = datetime.fromtimestamp(time.time() - days * 86400, UTC).strftime("%Y-%m-%d")
+    for name in list_files(home.events_dir):
+        if name[:10] >= cutoff:
+            continue
+        path = os.path.join(home.events_dir, name)
+        try:
+            if os.path.getsize(path) <= mark.offset(name):
+                os.unlink(path)
+        except OSError:
+            continue
+
+
+__all__ = ["BackendError", "DreamBusy", "DreamResult", "run_dream", "select_backend"]
