@@ -372,8 +372,10 @@ def _ensure_dirs(home: Home) -> None:
 def _inject(
     home: Home, record: dict[str, Any], settings: dict[str, Any], deadline: float
 ) -> str | None:
-    """Memory to inject for this event (recall arrives with the recall issue)."""
-    return None
+    """Memory to inject for this event; None when there is none."""
+    from wikimem.inject import for_event
+
+    return for_event(home, record, settings, deadline)
 
 
 def _maybe_dream(home: Home, settings: dict[str, Any]) -> None:

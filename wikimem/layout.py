@@ -75,6 +75,16 @@ def init_home(home: Home) -> InitResult:
     except ConfigError as exc:
         raise HomeError(f"config.toml: {exc}") from exc
     created.extend(_init_memory(home, config))
+    index_path = home.state("index.sqlite3")
+    if not os.path.exists(index_path):
+        from wikimem.index import open_index
+
+        index = open_index(home.state_dir, home.memory_dir)  # the first prompt finds it warm
+        try:
+            index.refresh()
+        finally:
+            index.close()
+        created.append(index_path)
     return InitResult(home=home, created=tuple(created))
 
 

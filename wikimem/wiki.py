@@ -134,7 +134,21 @@ class Wiki:
         return BatchResult(tuple(results), commit, message, tuple(warnings))
 
     def _after_commit(self, paths: list[str]) -> None:
-        """Keep derived state in step (the search index arrives with recall)."""
+        """Keep the search index in step, so the next prompt finds what was just written."""
+        import sqlite3
+
+        from wikimem.index import open_index
+
+        try:
+            index = open_index(self.home.state_dir, self.memory_dir)
+            try:
+                index.refresh(
+                    paths=[p for p in paths if os.path.exists(os.path.join(self.memory_dir, p))]
+                )
+            finally:
+                index.close()
+        except (sqlite3.Error, OSError):
+            pass  # derived data: the next hook or `wikimem search` rebuilds it
 
     @staticmethod
     def _message(

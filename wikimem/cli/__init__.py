@@ -79,11 +79,12 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, setup, wiki
+    from wikimem.cli import demo, dream, recall, setup, wiki
 
     setup.register(app)
     wiki.register(app)
     dream.register(app)
+    recall.register(app)
     demo.register(app)
 
 

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import json
+
 import typer
 from rich.rule import Rule
 
 from wikimem.cli import JsonOption, console, handle_errors, print_json
 from wikimem.demo import Step, run_demo
+
+
+def _injected(output: str) -> str | None:
+    """The memory text inside a hook's JSON answer, if it carries any."""
+    try:
+        data = json.loads(output)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    specific = data.get("hookSpecificOutput")
+    text = (
+        specific.get("additionalContext")
+        if isinstance(specific, dict)
+        else data.get("additional_context")
+    )
+    return text if isinstance(text, str) else None
 
 
 def register(app: typer.Typer) -> None:
@@ -23,7 +42,12 @@ def register(app: typer.Typer) -> None:
             if json_out:
                 return
             console.print(f"  [bold]{step.client}[/] {step.event}  {step.summary}", highlight=False)
-            if step.output.strip():
+            injected = _injected(step.output)
+            if injected:
+                console.print("    ↳ memory injected into the agent's context:", style="green")
+                for line in injected.splitlines():
+                    console.print(f"      {line}", markup=False, highlight=False)
+            elif step.output.strip():
                 console.print(
                     f"    ↳ hook printed: {step.output.strip()[:300]}",
                     markup=False,

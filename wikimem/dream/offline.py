@@ -372,13 +372,28 @@ class OfflineBackend:
 
     # -- the session digest --------------------------------------------------------------------
 
+    def _digest_path(
+        self, s: SessionEvents, notes: NoteSet, project: str, date: str
+    ) -> tuple[str, bool]:
+        """(path, whether it is this session's) for a digest named by date and the session id's
+        first 8 characters (DESIGN §7). Codex ids are time-ordered (UUIDv7), so two sessions
+        started within a minute share those 8: the second gets 4 more characters."""
+        base = f"projects/{project}/sessions/{date}-{_id8(s.session)}"
+        for path in (f"{base}.md", f"{base}-{_id8(s.session[8:])[:4]}.md"):
+            note = notes.notes.get(path)
+            text = None if note is not None else notes.read(path)
+            if note is None and text is None:
+                return path, False
+            owner = _digest_owner(note.body if note is not None else text or "")
+            if owner in (None, s.session):
+                return path, True
+        return f"{base}-{_id8(s.session[8:])}.md", False
+
     def _existing_digest(self, s: SessionEvents, notes: NoteSet, project: str) -> str | None:
         dates = sorted({str(r.get("ts", ""))[:10] for r in s.events if r.get("ts")})
         for date in dates:
-            path = f"projects/{project}/sessions/{date}-{_id8(s.session)}.md"
-            if path in notes.notes and notes.notes[path].existed:
-                return path
-            if path not in notes.notes and notes.read(path) is not None:
+            path, ours = self._digest_path(s, notes, project, date)
+            if ours:
                 return path
         return None
 
@@ -388,11 +403,12 @@ class OfflineBackend:
             return
         existing = self._existing_digest(s, notes, project)
         first_ts = str(s.events[0].get("ts", ""))
-        path = existing or f"projects/{project}/sessions/{first_ts[:10]}-{_id8(s.session)}.md"
-        first_ask = next((t.asked for t in turns if t.asked), "")
-        title = f"Session {first_ts[:10]} ({s.client} {_id8(s.session)})"
-        if first_ask:
-            title += f": {clip(first_ask, 70)}"
+        path = existing or self._digest_path(s, notes, project, first_ts[:10])[0]
+        # The title stays short: it is searched with every passage of the digest, and a session's
+        # first prompt would make all of them match its words.
+        title = (
+            f"Session {first_ts[:10]} · {CLIENT_NAMES.get(s.client, s.client)} {_id8(s.session)}"
+        )
         note = notes.get(path, title, "session", ["session", s.client, project])
         blocks = _turn_blocks(note.body) if note.existed or note.body else []
         blocks += [_render_turn(t) for t in turns]
@@ -401,7 +417,7 @@ class OfflineBackend:
         ended = str(s.events[-1].get("ts", ""))[11:16]
         header = (
             f"{CLIENT_NAMES.get(s.client, s.client)} session in {project}, {first_ts[:10]}, "
-            f"{started}–{ended} UTC."
+            f"{started}–{ended} UTC. Session id: `{s.session}`."
         )
         note.body = _digest_body(header, blocks, outcome or _outcome_of(note.body))
         note.changed = True
@@ -485,6 +501,11 @@ def _turn_blocks(body: str) -> list[str]:
         elif blocks and line.strip():
             blocks[-1] += "\n" + line
     return [b for b in blocks if not b.startswith("- … ")]
+
+
+def _digest_owner(body: str) -> str | None:
+    m = re.search(r"Session id: `([^`]+)`", body)
+    return m.group(1) if m else None
 
 
 def _turns_started(body: str) -> str | None:

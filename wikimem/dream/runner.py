@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from wikimem.errors import WikimemError
 from wikimem.events import list_files
 from wikimem.gate import MemoryWrite, content_hash, read_current
 from wikimem.home import Home
+from wikimem.index import Index, open_index
 from wikimem.indexmd import note_paths
 from wikimem.lock import LockBusy, file_lock
 from wikimem.notes import Note, NoteError, new_note, now_utc, parse_note, render_note
@@ -287,6 +289,9 @@ def _run_locked(
     stamp = now_utc()
     today = stamp[:10]
     catalog = catalog_of(home.memory_dir) if backend.needs_prompt else {}
+    index = None
+    if backend.needs_prompt and search is None:
+        index, search = _index_search(home)
     offsets = dict(mark.offsets)
     sessions: dict[str, None] = {}
     projects: dict[str, None] = {}
@@ -331,6 +336,8 @@ def _run_locked(
         if progress:
             progress(result.events, total)
         _crash_point("dream_after_chunk")
+    if index is not None:
+        index.close()
     result.sessions = list(sessions)
     result.projects = list(projects)
     new_mark = Watermark(offsets, stamp)
@@ -356,6 +363,24 @@ def _run_locked(
         _retention(home, new_mark, config.events.retention_days)
     result.seconds = round(time.monotonic() - started, 3)
     return result
+
+
+def _index_search(home: Home) -> tuple[Index | None, Search | None]:
+    """Search hits for the prompt's related notes, from the index (None when it cannot open)."""
+    try:
+        index = open_index(home.state_dir, home.memory_dir)
+        index.refresh()
+    except (sqlite3.Error, OSError):
+        return None, None
+
+    def search(text: str, project: str, limit: int) -> list[str]:
+        paths: list[str] = []
+        for hit in index.search(text, limit=limit * 3, project=project):
+            if hit.path not in paths and "/sessions/" not in hit.path:
+                paths.append(hit.path)
+        return paths[:limit]
+
+    return index, search
 
 
 def _subject(writes: list[MemoryWrite], sessions: int) -> str:

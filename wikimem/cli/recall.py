@@ -1,0 +1,119 @@
+"""Verbs to see what the agent gets: `search` and `inject`."""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.errors import WikimemError
+from wikimem.harness import CLIENTS
+from wikimem.index import Hit, open_index
+from wikimem.rawconfig import load_raw
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    @handle_errors
+    def search(
+        query: Annotated[str, typer.Argument(help="Any text: words, a question, code.")],
+        limit: Annotated[int, typer.Option("--limit", help="How many results.")] = 10,
+        project: Annotated[
+            str | None, typer.Option("--project", help="Rank this project's notes first.")
+        ] = None,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Ranked notes (best passage of each) for a query; the index is brought up to date first."""
+        the_home = home_of(home)
+        index = open_index(the_home.state_dir, the_home.memory_dir)
+        try:
+            index.refresh(full=True)
+            hits = index.search(query, limit=limit * 3, project=project)
+        finally:
+            index.close()
+        best: dict[str, Hit] = {}
+        for h in hits:
+            best.setdefault(h.path, h)  # a note's best passage
+        results = [
+            {
+                "path": h.path,
+                "title": h.title,
+                "kind": h.kind,
+                "score": round(h.score, 3),
+                "section": h.heading,
+                "snippet": " ".join(h.body.split())[:240],
+            }
+            for h in list(best.values())[:limit]
+        ]
+        if json_out:
+            print_json(results)
+            return
+        if not results:
+            console.print("no matching notes", markup=False)
+            return
+        table = Table(show_edge=False)
+        for col in ("score", "path", "snippet"):
+            table.add_column(col, overflow="fold")
+        for r in results:
+            table.add_row(f"{r['score']:.2f}", f"{r['path']}\n{r['title']}", str(r["snippet"]))
+        console.print(table)
+
+    @app.command()
+    @handle_errors
+    def inject(
+        what: Annotated[
+            str, typer.Argument(help="session-start or prompt", metavar="session-start|prompt")
+        ],
+        cwd: Annotated[
+            str | None, typer.Option("--cwd", help="Project directory (default: cwd).")
+        ] = None,
+        prompt: Annotated[
+            str | None, typer.Option("--prompt", help="The prompt (for `prompt`).")
+        ] = None,
+        client: Annotated[
+            str | None, typer.Option("--client", help="Print the exact JSON this client would get.")
+        ] = None,
+        home: str | None = HomeOption,
+    ) -> None:
+        """Print what a hook would inject now (nothing is recorded as given)."""
+        from wikimem.hook import build_record
+        from wikimem.inject import for_event
+
+        if what not in ("session-start", "prompt"):
+            raise typer.BadParameter("expected session-start or prompt", param_hint="WHAT")
+        if what == "prompt" and not prompt:
+            raise WikimemError("inject prompt needs --prompt TEXT")
+        if client is not None and client not in CLIENTS:
+            raise typer.BadParameter(f"expected one of {', '.join(CLIENTS)}", param_hint="--client")
+        the_home = home_of(home)
+        settings = load_raw(the_home)
+        event = "SessionStart" if what == "session-start" else "UserPromptSubmit"
+        fields = {
+            "session": "",
+            "event": event,
+            "native_event": event,
+            "cwd": os.path.abspath(cwd or os.getcwd()),
+        }
+        if prompt:
+            fields["prompt"] = prompt
+        record = build_record(client or "claude", fields, settings)
+        record["session"] = None  # a preview: nothing is recorded as already given
+        import time
+
+        text = for_event(the_home, record, settings, time.monotonic() + 30)
+        if client is None:
+            console.print(text or "(nothing would be injected)", markup=False, highlight=False)
+            return
+        from wikimem.hook import _adapter
+
+        native = {
+            "cursor": {"SessionStart": "sessionStart", "UserPromptSubmit": "beforeSubmitPrompt"}
+        }.get(client, {}).get(event, event)
+        out = _adapter(client).render(native, event, text)
+        console.print(
+            out or "(nothing: the hook would print nothing)", markup=False, highlight=False
+        )

@@ -1,0 +1,512 @@
+"""The search index (DESIGN §8): SQLite FTS5 with BM25 over notes split into sections.
+
+Contract:
+  - Derived from memory/ alone, in `state/index.sqlite3`; deleted or corrupt, it is rebuilt.
+  - Each note is split at its headings, and long sections at paragraph and list-item
+    boundaries, into passages of at most ~`PASSAGE_CHARS`, so a long note contributes its best
+    part. Title, tags and path words weigh more than body text.
+  - `refresh(paths=..., dirs=..., full=...)` is incremental: only notes whose size or mtime
+    changed are re-read. The cheap check (`full=False`) stats the directories (a note created,
+    deleted, renamed or atomically replaced changes its directory) plus any directories named;
+    `full=True` stats every note (for `wikimem search`). Work stops at `deadline`, leaving the
+    rest for the next call, so a hook is never held up by a large first build.
+  - `search(query, ...)` builds a safe FTS query from any text (quotes, slashes, parentheses,
+    non-English text, code) and never raises on it.
+
+Hook-path module: standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+from wikimem import notemeta
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+SCHEMA_VERSION = "4"
+ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
+PASSAGE_CHARS = 900
+TOP_FOLDERS = ("profile", "projects", "tools", "general")
+# bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading, body
+WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0)
+COMMON = 0.3  # a word in more passages than this share is no evidence of relevance
+MIN_COMMON_ROWS = 3
+ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing done down during each else few
+    for from further get got had has have having he her here hers him his how i if in into is
+    it its itself just let like me more most my myself no nor not now of off on once only or
+    other our ours out over own please same she should so some such than that the their theirs
+    them then there these they this those through to too under until up use used using very via
+    was we were what when where which while who whom why will with would you your yours
+    yourself yes ok okay hi hey thanks thank tell show give make know want need one two also
+    still may might must shall""".split()
+)
+
+
+class Index:
+    def __init__(self, path: str, memory_dir: str, busy_ms: int = 200) -> None:
+        self.path = path
+        self.memory_dir = memory_dir
+        self.db = self._open(busy_ms)
+
+    def _open(self, busy_ms: int) -> sqlite3.Connection:
+        for attempt in (0, 1):
+            try:
+                db = sqlite3.connect(self.path, timeout=busy_ms / 1000, isolation_level=None)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")
+                version = self._version(db)
+                if version != SCHEMA_VERSION:
+                    self._create(db)
+                return db
+            except sqlite3.DatabaseError:
+                if attempt:
+                    raise
+                self._remove_files()  # corrupt: rebuild from memory/, which is the truth
+        raise AssertionError("unreachable")
+
+    def _remove_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                os.unlink(self.path + suffix)
+            except FileNotFoundError:
+                pass
+
+    @staticmethod
+    def _version(db: sqlite3.Connection) -> str | None:
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return str(row[0]) if row else None
+
+    @staticmethod
+    def _create(db: sqlite3.Connection) -> None:
+        db.executescript(
+            """
+            DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS passages;
+            DROP TABLE IF EXISTS meta;
+            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+            CREATE TABLE notes (
+                id INTEGER PRIMARY KEY, path TEXT UNIQUE, mtime_ns INTEGER, size INTEGER,
+                title TEXT, kind TEXT, tags TEXT, pinned INTEGER, updated TEXT, project TEXT,
+                chars INTEGER);
+            CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
+            CREATE VIRTUAL TABLE passages USING fts5(
+                path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body,
+                tokenize = 'porter unicode61 remove_diacritics 2');
+            """
+        )
+        db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- keeping it fresh ----------------------------------------------------------------------
+
+    def refresh(
+        self,
+        *,
+        full: bool = False,
+        paths: Iterable[str] = (),
+        dirs: Iterable[str] = (),
+        deadline: float | None = None,
+    ) -> bool:
+        """Bring the index up to date; False when the deadline cut the work short."""
+        known_dirs = dict(self.db.execute("SELECT path, mtime_ns FROM dirs").fetchall())
+        walked = dict(self._walk_dirs(full, known_dirs))
+        changed = {d: m for d, m in walked.items() if full or known_dirs.get(d) != m}
+        vanished = set(known_dirs) - set(walked)
+        to_scan = set(changed) | {d for d in dirs if _exists_dir(self.memory_dir, d)}
+        stale: list[str] = list(paths)
+        gone: list[str] = []
+        for rel_dir in to_scan | vanished:
+            known = self._known_in(rel_dir)
+            on_disk = dict(self._notes_in(rel_dir)) if rel_dir in to_scan else {}
+            stale.extend(rel for rel, stamp in on_disk.items() if known.get(rel) != stamp)
+            gone.extend(rel for rel in known if rel not in on_disk)
+        if not stale and not gone and not changed and not vanished:
+            return True  # the common case on the hot path: nothing to write, no transaction
+        complete = True
+        self.db.execute("BEGIN")
+        try:
+            for rel in gone:
+                self._drop(rel)
+            for rel in dict.fromkeys(stale):
+                if deadline is not None and time.monotonic() > deadline:
+                    complete = False  # the rest next time; directories stay marked as changed
+                    break
+                self._index_note(rel)
+            self.db.execute("DELETE FROM meta WHERE key = 'passages'")
+            if complete:
+                self.db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?)", changed.items())
+                self.db.executemany("DELETE FROM dirs WHERE path = ?", [(d,) for d in vanished])
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return complete
+
+    def _known_in(self, rel_dir: str) -> dict[str, str]:
+        """Indexed notes directly in rel_dir: {path: "mtime:size"} (a range scan on the path)."""
+        prefix = rel_dir + "/"
+        rows = self.db.execute(
+            "SELECT path, mtime_ns || ':' || size FROM notes WHERE path >= ? AND path < ?",
+            (prefix, rel_dir + "0"),  # "0" sorts right after "/"
+        ).fetchall()
+        return {p: stamp for p, stamp in rows if "/" not in p[len(prefix) :]}
+
+    def _walk_dirs(self, full: bool, known_dirs: dict[str, int]) -> Iterator[tuple[str, int]]:
+        """(dir relative to memory/, mtime) of every note directory. Only known directories are
+        stat-ed unless `full`; a new directory shows up as a change of its parent."""
+        if not full and known_dirs:
+            queue = list(known_dirs)
+            for top in TOP_FOLDERS:
+                if top not in known_dirs:
+                    queue.append(top)
+        else:
+            queue = list(TOP_FOLDERS)
+        done: set[str] = set()
+        while queue:
+            rel_dir = queue.pop()
+            if rel_dir in done:
+                continue
+            done.add(rel_dir)
+            try:
+                mtime = os.stat(os.path.join(self.memory_dir, rel_dir)).st_mtime_ns
+            except OSError:
+                continue
+            yield rel_dir, mtime
+            if full or known_dirs.get(rel_dir) != mtime:
+                try:
+                    with os.scandir(os.path.join(self.memory_dir, rel_dir)) as it:
+                        for entry in it:
+                            if entry.is_dir(follow_symlinks=False) and not entry.name.startswith(
+                                "."
+                            ):
+                                queue.append(f"{rel_dir}/{entry.name}")
+                except OSError:
+                    continue
+
+    def _notes_in(self, rel_dir: str) -> Iterator[tuple[str, str]]:
+        try:
+            with os.scandir(os.path.join(self.memory_dir, rel_dir)) as it:
+                for entry in it:
+                    if (
+                        entry.name.endswith(".md")
+                        and not entry.name.startswith(".")
+                        and entry.is_file(follow_symlinks=False)
+                    ):
+                        st = entry.stat(follow_symlinks=False)
+                        yield f"{rel_dir}/{entry.name}", f"{st.st_mtime_ns}:{st.st_size}"
+        except OSError:
+            return
+
+    def _drop(self, rel: str) -> None:
+        # By rowid range: `path` is not indexed in the FTS table, and a scan per note would make
+        # a large rebuild quadratic.
+        row = self.db.execute("SELECT id FROM notes WHERE path = ?", (rel,)).fetchone()
+        if row is None:
+            return
+        first = int(row[0]) * ROWS_PER_NOTE
+        self.db.execute(
+            "DELETE FROM passages WHERE rowid BETWEEN ? AND ?", (first, first + ROWS_PER_NOTE - 1)
+        )
+        self.db.execute("DELETE FROM notes WHERE id = ?", (row[0],))
+
+    def _index_note(self, rel: str) -> None:
+        full_path = os.path.join(self.memory_dir, rel)
+        try:
+            st = os.stat(full_path)
+            with open(full_path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            self._drop(rel)
+            return
+        meta, body = notemeta.read_meta(text)
+        title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
+        tags = " ".join(notemeta.as_list(meta.get("tags")))
+        parts = rel[:-3].split("/")
+        project = parts[1] if parts[0] == "projects" and len(parts) >= 3 else ""
+        kind = str(meta.get("kind") or ("session" if "/sessions/" in rel else parts[0].rstrip("s")))
+        self._drop(rel)
+        cursor = self.db.execute(
+            "INSERT INTO notes (path, mtime_ns, size, title, kind, tags, pinned, updated, project, chars)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                rel,
+                st.st_mtime_ns,
+                st.st_size,
+                title,
+                kind,
+                tags,
+                1 if meta.get("pinned") is True else 0,
+                str(meta.get("updated") or ""),
+                project,
+                len(body),
+            ),
+        )
+        first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
+        pathwords = " ".join(p.replace("-", " ") for p in parts)
+        rows = [
+            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage)
+            for ordinal, (heading, passage) in enumerate(passages(body)[:ROWS_PER_NOTE])
+        ]
+        self.db.executemany(
+            "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading, body)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def notes(
+        self, where: str = "", args: tuple[object, ...] = ()
+    ) -> list[tuple[str, str, str, int, str, str]]:
+        """(path, title, kind, pinned, updated, project) rows."""
+        sql = "SELECT path, title, kind, pinned, updated, project FROM notes"
+        rows = self.db.execute(sql + (f" WHERE {where}" if where else ""), args).fetchall()
+        return [(str(p), str(t), str(k), int(pin), str(u), str(pr)) for p, t, k, pin, u, pr in rows]
+
+    def selective_terms(self, query: str) -> list[str]:
+        """The query's words that can tell passages apart, rarest first.
+
+        Words are stemmed by FTS5 itself (through a scratch table), then looked up in the
+        index's vocabulary: absent words are dropped, words in more than `COMMON` of all
+        passages say nothing and are dropped too, and the rest are kept, rarest first, while the
+        passages they match stay within `ROW_BUDGET`: ranking is then bounded however large the
+        wiki, and a prompt made only of common words injects nothing."""
+        words = query_terms(query)
+        if not words:
+            return []
+        db = self.db
+        db.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2')"
+        )
+        db.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.q_terms USING fts5vocab(temp, q, 'instance')"
+        )
+        db.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, passages, 'row')"
+        )
+        db.execute("DELETE FROM temp.q")
+        db.executemany("INSERT INTO temp.q (rowid, x) VALUES (?, ?)", list(enumerate(words)))
+        stems: dict[str, int] = {}
+        for term, row in db.execute("SELECT term, doc FROM temp.q_terms"):
+            stems.setdefault(str(term), int(row))
+        if not stems:
+            return []
+        marks = ",".join("?" * len(stems))
+        df = dict(
+            db.execute(
+                f"SELECT term, doc FROM temp.vocab WHERE term IN ({marks})", tuple(stems)
+            ).fetchall()
+        )
+        total = self.passage_count()
+        common = max(MIN_COMMON_ROWS, int(COMMON * total))
+        ranked = sorted((n, stems[t]) for t, n in df.items() if 0 < n <= common)
+        kept: list[str] = []
+        rows = 0
+        for n, word_index in ranked:
+            if kept and rows + n > ROW_BUDGET:
+                break
+            kept.append(words[word_index])
+            rows += n
+        return kept
+
+    def passage_count(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'passages'").fetchone()
+        if row is None:
+            count = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (str(count),))
+            return count
+        return int(row[0])
+
+    def search(self, query: str, limit: int = 20, project: str | None = None) -> list[Hit]:
+        terms = self.selective_terms(query)
+        if not terms:
+            return []
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql = (
+            "SELECT p.path, p.ordinal, p.heading, p.body, bm25(passages, "
+            + ", ".join(str(w) for w in WEIGHTS)
+            + ") AS score, n.title, n.kind, n.project, n.updated "
+            "FROM passages p JOIN notes n ON n.path = p.path WHERE passages MATCH ? ORDER BY score LIMIT ?"
+        )
+        try:
+            rows = self.db.execute(sql, (match, max(limit * 4, 40))).fetchall()
+        except sqlite3.OperationalError:
+            return []
+        hits = [Hit(*row) for row in rows]
+        for hit in hits:
+            hit.score = -hit.bm25 * (1.5 if project and hit.project == project else 1.0)
+        hits.sort(key=lambda h: -h.score)
+        return hits[:limit]
+
+
+class Hit:
+    __slots__ = (
+        "bm25",
+        "body",
+        "heading",
+        "kind",
+        "ordinal",
+        "path",
+        "project",
+        "score",
+        "title",
+        "updated",
+    )
+
+    def __init__(
+        self,
+        path: str,
+        ordinal: int,
+        heading: str,
+        body: str,
+        bm25: float,
+        title: str,
+        kind: str,
+        project: str,
+        updated: str,
+    ) -> None:
+        self.path = path
+        self.ordinal = int(ordinal)
+        self.heading = heading
+        self.body = body
+        self.bm25 = float(bm25)
+        self.score = -self.bm25
+        self.title = title
+        self.kind = kind
+        self.project = project
+        self.updated = updated
+
+    def excerpt(self, body: str) -> Hit:
+        """This hit with its text cut down (the passage did not fit whole)."""
+        part = Hit(
+            self.path,
+            self.ordinal,
+            self.heading,
+            body,
+            self.bm25,
+            self.title,
+            self.kind,
+            self.project,
+            self.updated,
+        )
+        part.score = self.score
+        return part
+
+
+def _dir_of(rel: str) -> str:
+    return rel.rsplit("/", 1)[0]
+
+
+def _exists_dir(memory_dir: str, rel_dir: str) -> bool:
+    return os.path.isdir(os.path.join(memory_dir, rel_dir))
+
+
+def passages(body: str) -> list[tuple[str, str]]:
+    """(heading, text) passages: split at headings, then at blank lines and top-level list items,
+    packed back together up to PASSAGE_CHARS. Marker comments are dropped."""
+    out: list[tuple[str, str]] = []
+    heading = ""
+    blocks: list[str] = []
+
+    def flush() -> None:
+        chunk: list[str] = []
+        size = 0
+        for block in (piece for b in blocks for piece in _split_long(b)):
+            if chunk and size + len(block) > PASSAGE_CHARS:
+                out.append((heading, "\n".join(chunk)))
+                chunk, size = [], 0
+            chunk.append(block)
+            size += len(block) + 1
+        if chunk:
+            out.append((heading, "\n".join(chunk)))
+        blocks.clear()
+
+    current: list[str] = []
+    for line in body.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
+            continue
+        if line.startswith("#") and line.lstrip("#").startswith(" "):
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            flush()
+            heading = line.lstrip("#").strip()
+            continue
+        if (
+            not stripped
+            or line.startswith(("- ", "* ", "+ "))
+            or (line[:1].isdigit() and ". " in line[:5])
+        ):
+            if current:
+                blocks.append("\n".join(current))
+                current = []
+            if not stripped:
+                continue
+        current.append(line)
+    if current:
+        blocks.append("\n".join(current))
+    flush()
+    return [(h, t) for h, t in out if t.strip()]
+
+
+def _split_long(block: str) -> list[str]:
+    """A paragraph longer than a passage, cut at sentence ends (else spaces) into pieces."""
+    pieces = []
+    while len(block) > PASSAGE_CHARS:
+        window = block[:PASSAGE_CHARS]
+        cut = max(window.rfind(". "), window.rfind("\n"))
+        if cut < PASSAGE_CHARS // 2:
+            cut = window.rfind(" ")
+        if cut < PASSAGE_CHARS // 2:
+            cut = PASSAGE_CHARS - 1
+        pieces.append(block[: cut + 1].rstrip())
+        block = block[cut + 1 :].lstrip()
+    if block.strip():
+        pieces.append(block)
+    return pieces
+
+
+def query_terms(text: str, limit: int = 24) -> list[str]:
+    """Distinct content words of any text, in order: letters and digits of every script."""
+    words: list[str] = []
+    token: list[str] = []
+    for ch in text.lower() + " ":
+        if ch.isalnum():
+            token.append(ch)
+            continue
+        if token:
+            word = "".join(token)
+            token = []
+            if (
+                (len(word) >= 2 or not word.isascii())
+                and word not in STOPWORDS
+                and word not in words
+            ):
+                words.append(word)
+                if len(words) >= limit:
+                    break
+    return words
+
+
+def fts_query(text: str) -> str:
+    """An FTS5 MATCH expression: every term quoted (so no text is ever FTS syntax), OR-ed."""
+    terms = query_terms(text)
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def open_index(home_state_dir: str, memory_dir: str) -> Index:
+    os.makedirs(home_state_dir, mode=0o700, exist_ok=True)
+    return Index(os.path.join(home_state_dir, "index.sqlite3"), memory_dir)
