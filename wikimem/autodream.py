@@ -83,15 +83,20 @@ def spawn(home: Home) -> None:
     marker = home.state(SPAWN_MARKER)
     with open(marker, "w", encoding="utf-8") as fh:
         fh.write(str(os.getpid()))
-    subprocess.Popen(
-        [sys.executable, "-m", "wikimem", "dream", "--auto", "--home", home.root],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=home.root,
-        start_new_session=True,
-        close_fds=True,
-    )
+    # Its output goes to state/dream.out: the place to look when a detached dream fails early.
+    out = os.open(home.state("dream.out"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "wikimem", "dream", "--auto", "--home", home.root],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            cwd=home.root,
+            start_new_session=True,
+            close_fds=True,
+        )
+    finally:
+        os.close(out)
 
 
 def maybe_dream(home: Home, settings: dict[str, Any]) -> bool:

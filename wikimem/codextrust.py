@@ -18,6 +18,7 @@ import json
 import os
 import re
 import tomllib
+from collections.abc import Iterable
 from typing import Any
 
 SNAKE = {
@@ -107,16 +108,17 @@ def untrusted_handlers(config_path: str, wanted: dict[str, str]) -> list[str]:
 _TABLE = re.compile(r'^\[hooks\.state\."((?:[^"\\]|\\.)*)"\]\s*$')
 
 
-def record_trust(config_path: str, wanted: dict[str, str], stale_prefix: str | None = None) -> str:
-    """config.toml's text with `wanted` recorded as trusted. Tables for other keys are kept;
-    tables whose key starts with `stale_prefix` and is not wanted (our old, moved hooks) are
-    dropped. Returns the new text (the caller writes it atomically)."""
+def record_trust(config_path: str, wanted: dict[str, str], drop: Iterable[str] = ()) -> str:
+    """config.toml's text with `wanted` recorded as trusted and the tables of `drop` (our own
+    handlers that moved or went away) removed; every other table is kept. Returns the new text
+    (the caller writes it atomically)."""
     try:
         with open(config_path, encoding="utf-8") as fh:
             text = fh.read()
     except FileNotFoundError:
         text = ""
     tomllib.loads(text)  # refuse to touch a config.toml that does not parse
+    dropped = set(drop)
     lines = text.splitlines()
     out: list[str] = []
     skip = False
@@ -124,7 +126,7 @@ def record_trust(config_path: str, wanted: dict[str, str], stale_prefix: str | N
         m = _TABLE.match(line.strip())
         if m:
             key = json.loads(f'"{m.group(1)}"')
-            skip = key in wanted or (stale_prefix is not None and key.startswith(stale_prefix))
+            skip = key in wanted or key in dropped
             if skip:
                 continue
         elif line.strip().startswith("["):

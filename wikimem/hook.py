@@ -217,6 +217,8 @@ def handle(
     try:
         settings = _settings(home, client)
         record = build_record(client, fields, settings, payload.get("__oversized__"))
+        if env.get("WIKIMEM_HOOK_PROBE"):
+            return None  # `wikimem doctor` timing the installed command: record nothing
         _ensure_dirs(home)
         events.append(home.events_dir, record, deadline)
         if record["event"] in ("SessionStart", "UserPromptSubmit"):

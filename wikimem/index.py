@@ -34,7 +34,7 @@ PASSAGE_CHARS = 900
 TOP_FOLDERS = ("profile", "projects", "tools", "general")
 # bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading, body
 WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0)
-COMMON = 0.3  # a word in more passages than this share is no evidence of relevance
+COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no evidence
 MIN_COMMON_ROWS = 3
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
 STOPWORDS = frozenset(

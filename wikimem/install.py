@@ -248,7 +248,7 @@ def install(
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
     messages = []
     if client == "codex":
-        messages.extend(_codex_trust(path, after, trust, dry_run))
+        messages.extend(_codex_trust(path, doc, after, trust, dry_run))
     if client == "cursor" and scope == "user":
         messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
     return InstallResult(
@@ -265,15 +265,24 @@ def install(
     )
 
 
-def _codex_trust(path: str, doc: dict[str, Any], trust: bool, dry_run: bool) -> list[str]:
+def _ours(handler: dict[str, Any]) -> bool:
+    return is_wikimem_command(handler.get("command"), "codex")
+
+
+def _codex_trust(
+    path: str, before: dict[str, Any], after: dict[str, Any], trust: bool, dry_run: bool
+) -> list[str]:
+    """Tell the user about Codex's hook trust, and record it when asked to, or when wikimem's
+    previous hooks were trusted (a reinstall that changes their definition keeps that consent)."""
     config = os.path.join(codextrust.codex_home(), "config.toml")
-    wanted = codextrust.handler_keys(
-        path, doc, only=lambda h: is_wikimem_command(h.get("command"), "codex")
-    )
-    missing = codextrust.untrusted_handlers(config, wanted)
+    wanted = codextrust.handler_keys(path, after, only=_ours)
+    old = codextrust.handler_keys(path, before, only=_ours)
+    trusted = codextrust.read_trusted(config)
+    missing = [k for k, digest in wanted.items() if trusted.get(k) != digest]
     if not missing:
         return ["Codex already trusts these hooks."]
-    if not trust:
+    kept = any(trusted.get(k) == digest for k, digest in old.items())
+    if not trust and not kept:
         return [
             "Codex skips hooks until you trust them: open Codex, run /hooks and trust the "
             f"{len(missing)} wikimem hooks, or re-run with --trust to record that trust now.",
@@ -281,12 +290,22 @@ def _codex_trust(path: str, doc: dict[str, Any], trust: bool, dry_run: bool) -> 
     if dry_run:
         return [f"would record trust for {len(missing)} hooks in {config}"]
     try:
-        text = codextrust.record_trust(config, wanted, stale_prefix=None)
+        text = codextrust.record_trust(config, wanted, drop=[k for k in old if k not in wanted])
     except Exception as exc:  # a config.toml we cannot parse: leave it alone
         raise InstallError(f"cannot record trust in {config}: {exc}") from exc
     os.makedirs(os.path.dirname(config), exist_ok=True)
     atomic_write(config, text)
-    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config}."]
+    why = "you trusted the previous ones" if kept and not trust else "--trust"
+    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why})."]
+
+
+def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> None:
+    config = os.path.join(codextrust.codex_home(), "config.toml")
+    old = codextrust.handler_keys(path, before, only=_ours)
+    trusted = codextrust.read_trusted(config)
+    if dry_run or not any(k in trusted for k in old):
+        return
+    atomic_write(config, codextrust.record_trust(config, {}, drop=old))
 
 
 def uninstall(
@@ -300,6 +319,8 @@ def uninstall(
         )
     after = _strip_ours(client, doc)
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
+    if client == "codex" and changed:
+        _forget_codex_trust(path, doc, dry_run)
     return InstallResult(client, scope, path, changed, dry_run, backup, (), before_text, after_text)
 
 
@@ -315,11 +336,15 @@ class Installed:
 def installed(project_dir: str | None = None) -> list[Installed]:
     """Where wikimem hooks are wired now (user configs, and the project configs of project_dir)."""
     found = []
+    seen: set[str] = set()
     for client in CLIENTS:
         for scope in SCOPES:
             if scope == "project" and project_dir is None:
                 continue
             path = config_path(client, scope, project_dir)
+            if os.path.realpath(path) in seen:  # a project in the home directory: the same file
+                continue
+            seen.add(os.path.realpath(path))
             try:
                 doc, _ = _load(path)
             except InstallError:

@@ -64,6 +64,8 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
             raise fail(f"permission denied: {exc.filename or exc}") from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # typer's own exits and usage errors keep their meaning
         except Exception as exc:
             if os.environ.get("WIKIMEM_DEBUG"):
                 raise
@@ -82,6 +84,7 @@ def _register() -> None:
     from wikimem.cli import demo, dream, recall, setup, wiki
 
     setup.register(app)
+    setup.register_doctor(app)
     wiki.register(app)
     dream.register(app)
     recall.register(app)

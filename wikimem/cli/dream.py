@@ -83,10 +83,20 @@ def register(app: typer.Typer) -> None:
         """Consolidate the sessions recorded since the last dream into the wiki (one commit)."""
         the_home = home_of(home)
         if auto:
-            result = run_dream(the_home, backend_name=backend)
-            line = json.dumps({"ts": utc_timestamp(), **result.as_dict()}, default=str)
+            # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
+            # included, goes to state/dream.log (and `wikimem status` / `doctor` show it).
+            try:
+                entry = run_dream(the_home, backend_name=backend).as_dict()
+            except Exception as exc:
+                import traceback
+
+                traceback.print_exc()  # into state/dream.out
+                entry = {"error": f"{exc.__class__.__name__}: {exc}"}
+            line = json.dumps({"ts": utc_timestamp(), **entry}, default=str)
             with open(os.path.join(the_home.state_dir, "dream.log"), "a", encoding="utf-8") as fh:
                 fh.write(line + "\n")
+            if "error" in entry:
+                raise typer.Exit(1)
             return
         if json_out or not console.is_terminal:
             result = run_dream(the_home, backend_name=backend, dry_run=dry_run)

@@ -169,3 +169,35 @@ def register(app: typer.Typer) -> None:
             for s in info.sessions[-10:]:
                 sessions.add_row(s.client, s.session[:12], s.project, str(s.events), s.last)
             console.print(sessions)
+
+
+def register_doctor(app: typer.Typer) -> None:
+    @app.command()
+    @handle_errors
+    def doctor(
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+        project_dir: ProjectDirOption = None,
+    ) -> None:
+        """Check the home, the wiki, the index and every harness's wiring; say what to fix."""
+        import os
+
+        from wikimem.doctor import diagnose
+
+        checks = diagnose(home_of(home), project_dir or os.getcwd())
+        if json_out:
+            print_json([c.__dict__ for c in checks])
+        else:
+            marks = {
+                "ok": "[green]ok[/]",
+                "warn": "[yellow]warn[/]",
+                "fail": "[red]FAIL[/]",
+                "info": "[dim]info[/]",
+            }
+            for c in checks:
+                console.print(f"{marks[c.status]:>16} {c.area}: ", end="", highlight=False)
+                console.print(c.detail, markup=False, highlight=False)
+                if c.fix:
+                    console.print(f"                 → {c.fix}", markup=False, highlight=False)
+        if any(c.status == "fail" for c in checks):
+            raise typer.Exit(1)

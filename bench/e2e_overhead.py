@@ -1,0 +1,133 @@
+"""What wikimem adds to a real Claude Code session: with its hooks installed vs without.
+
+A scripted `claude -p` session (Claude Code 2.1.332 from ../shared/realclients, offline, against
+its mock API: one prompt, two Bash tool calls, the answer) is timed with wikimem installed by
+`wikimem install claude` into one temporary HOME, and with no hooks in another, alternating, over
+≥ 10 runs. Reported: median wall per session, the difference, and that difference per hook event
+the session fired. The wiki holds a few notes, so session start and the prompt do inject.
+
+    python bench/e2e_overhead.py [--runs 12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import machine, table
+
+REPO = Path(__file__).resolve().parents[1]
+REALCLIENTS = REPO.parent / "shared" / "realclients"
+PROMPT = "Why does the auth test fail? Run the tests."
+TOOLS = ["echo 'FAIL tests/test_auth.py: TOKEN_TTL too large'", "echo 'PASS tests/test_auth.py'"]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=12)
+    args = ap.parse_args()
+    sys.path.insert(0, str(REALCLIENTS))
+    import realclient_claude as rc
+
+    if not os.access(rc.CLAUDE_BIN, os.X_OK):
+        print(f"Claude Code not installed at {rc.CLAUDE_BIN}; run ../shared/realclients/install.sh")
+        return 2
+    isolated = rc.isolate_network()
+    with tempfile.TemporaryDirectory(prefix="wikimem-e2e-bench-") as tmp:
+        root = Path(tmp)
+        home = root / "wikimem-home"
+        with_hooks, without = root / "user-with", root / "user-without"
+        project = root / "acme-api"
+        for p in (with_hooks, without, project):
+            p.mkdir()
+        subprocess.run(["git", "init", "-q", str(project)], check=True)
+        subprocess.run(
+            ["git", "-C", str(project), "remote", "add", "origin", "git@github.com:acme/api.git"],
+            check=True,
+        )
+        env = dict(os.environ, WIKIMEM_HOME=str(home), HOME=str(with_hooks))
+        wikimem = [sys.executable, "-m", "wikimem"]
+        subprocess.run(
+            [*wikimem, "install", "claude", "--scope", "user"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        for text in (
+            "We use pnpm, never npm.",
+            "The auth tests need TOKEN_TTL at most 900 seconds.",
+        ):
+            subprocess.run(
+                [*wikimem, "remember", text, "--project", "acme-api"],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+        mock = rc.MockAnthropic(root / "mock.jsonl").start()
+        samples: dict[str, list[float]] = {"without hooks": [], "with wikimem": []}
+        events_per_session = []
+        try:
+            for run in range(args.runs + 2):
+                for name, user_home in (("without hooks", without), ("with wikimem", with_hooks)):
+                    before = _count_events(home)
+                    start = time.perf_counter()
+                    result = rc.run_session(
+                        None, PROMPT, str(project), str(user_home), mock=mock, tool_commands=TOOLS
+                    )
+                    elapsed = time.perf_counter() - start
+                    if not result["ok"]:
+                        raise SystemExit(f"session failed: {result['stderr'][-1500:]}")
+                    if run >= 2:  # two warm-up rounds
+                        samples[name].append(elapsed)
+                        if name == "with wikimem":
+                            events_per_session.append(_count_events(home) - before)
+        finally:
+            mock.stop()
+        without_ms = statistics.median(samples["without hooks"]) * 1000
+        with_ms = statistics.median(samples["with wikimem"]) * 1000
+        events = statistics.median(events_per_session)
+        print(
+            f"real Claude Code session with and without wikimem, median of {args.runs} alternating runs ({machine()})"
+        )
+        print(
+            f"network: {'loopback-only namespace' if isolated else 'host (isolation not permitted)'}\n"
+        )
+        print(
+            table(
+                [
+                    ["without hooks", f"{without_ms:.0f}", "-", "-"],
+                    [
+                        "with wikimem",
+                        f"{with_ms:.0f}",
+                        f"{with_ms - without_ms:+.0f}",
+                        f"{(with_ms - without_ms) / events:+.1f}",
+                    ],
+                ],
+                [
+                    "session",
+                    "median ms",
+                    "added ms per session",
+                    f"added ms per event ({events:.0f} events)",
+                ],
+            )
+        )
+    return 0
+
+
+def _count_events(home: Path) -> int:
+    return (
+        sum(f.read_text().count("\n") for f in (home / "events").glob("*.jsonl"))
+        if (home / "events").exists()
+        else 0
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
