@@ -207,25 +207,9 @@ class Gate:
         self, command: GateCommand, write: MemoryWrite, content: str | None
     ) -> _PreOutcome:
         data = json.dumps(self.payload(write, content), ensure_ascii=False).encode("utf-8")
-        try:
-            proc = subprocess.run(
-                command.command,
-                shell=True,
-                input=data,
-                capture_output=True,
-                timeout=command.timeout,
-                cwd=self.memory_dir,
-                env=self._env(),
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            return _PreOutcome(
-                warning=f"pre_write `{command.command}` timed out after {command.timeout:g}s (ignored)"
-            )
-        except OSError as exc:
-            return _PreOutcome(
-                warning=f"pre_write `{command.command}` could not run: {exc} (ignored)"
-            )
+        proc = self._run(command, data)
+        if isinstance(proc, str):
+            return _PreOutcome(warning=f"pre_write `{command.command}` {proc} (ignored)")
         stderr = proc.stderr.decode("utf-8", "replace").strip()
         if proc.returncode == 2:
             return _PreOutcome(
@@ -272,9 +256,11 @@ class Gate:
                 warnings.append(warning)
         return warnings
 
-    def _run_post_sync(self, command: GateCommand, data: bytes) -> str | None:
+    def _run(self, command: GateCommand, data: bytes) -> subprocess.CompletedProcess[bytes] | str:
+        """Run a user's gate command with the payload on stdin; what went wrong, as text, when it
+        could not run or did not finish in time."""
         try:
-            proc = subprocess.run(
+            return subprocess.run(
                 command.command,
                 shell=True,
                 input=data,
@@ -285,9 +271,14 @@ class Gate:
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return f"post_write `{command.command}` timed out after {command.timeout:g}s"
+            return f"timed out after {command.timeout:g}s"
         except OSError as exc:
-            return f"post_write `{command.command}` could not run: {exc}"
+            return f"could not run: {exc}"
+
+    def _run_post_sync(self, command: GateCommand, data: bytes) -> str | None:
+        proc = self._run(command, data)
+        if isinstance(proc, str):
+            return f"post_write `{command.command}` {proc}"
         if proc.returncode != 0:
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             return f"post_write `{command.command}` exited {proc.returncode}: {err[-1] if err else 'no output'}"

@@ -21,11 +21,10 @@ through the injected `sleep`, so tests can see them without waiting.
 from __future__ import annotations
 
 import email.utils
-import json
 import os
 import time
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import anthropic
@@ -42,6 +41,7 @@ from anthropic.types import (
 
 from wikimem.config import DreamConfig
 from wikimem.dream.base import BackendError, DreamRequest, Proposal, ReadNote
+from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
 from wikimem.dream.ops import OPERATIONS_SCHEMA, Operation, Rejected, parse_operations
 
 TOOL_NAME = "apply_operations"
@@ -54,12 +54,6 @@ BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 600.0  # a server asking for more than this is not worth waiting for in full
 # Explicit, so a large configured max_tokens is not refused by the SDK's non-streaming guard.
 REQUEST_TIMEOUT = 600.0
-RAW_CLIP = 400  # how much of a rejected operation is quoted back to the model
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -91,25 +85,7 @@ def _status_reason(exc: anthropic.APIStatusError) -> str:
     kind = exc.type or ""
     detail = exc.api_message or ""
     label = f"{exc.status_code} {kind}".strip()
-    return f"{label}: {_one_line(detail, 200)}" if detail else label
-
-
-@dataclass(frozen=True)
-class _Answer:
-    """One model reply, validated."""
-
-    message: Message
-    operations: tuple[Operation, ...]
-    rejected: tuple[Rejected, ...]
-    problem: str | None  # why the reply as a whole is unusable (no tool call, wrong shape)
-
-    @property
-    def usable(self) -> bool:
-        return self.problem is None
-
-    @property
-    def tool_uses(self) -> list[ToolUseBlock]:
-        return [b for b in self.message.content if isinstance(b, ToolUseBlock)]
+    return f"{label}: {one_line(detail, 200)}" if detail else label
 
 
 @dataclass
@@ -133,52 +109,30 @@ class _Tally:
         self.cache_write += usage.cache_creation_input_tokens or 0
 
 
-def _validate(message: Message) -> _Answer:
+def _validate(message: Message) -> Answer:
     tool_uses = [b for b in message.content if isinstance(b, ToolUseBlock)]
     truncated = message.stop_reason == "max_tokens"
     cut = " (the answer was cut off at the max_tokens limit: send fewer or shorter operations)"
     calls = [b for b in tool_uses if b.name == TOOL_NAME]
     if not calls:
         why = f"the reply did not call the `{TOOL_NAME}` tool"
-        return _Answer(message, (), (), why + (cut if truncated else ""))
+        return Answer(message, (), (), why + (cut if truncated else ""))
     ops: list[Operation] = []
     rejected: list[Rejected] = []
     for call in calls:
         data = call.input
         if not isinstance(data.get("operations"), list):
             why = f'the `{TOOL_NAME}` input must be {{"operations": [...]}}'
-            return _Answer(message, (), (), why + (cut if truncated else ""))
+            return Answer(message, (), (), why + (cut if truncated else ""))
         got, bad = parse_operations(data)
         ops += got
         rejected += bad
-    return _Answer(message, tuple(ops), tuple(rejected), None)
+    return Answer(message, tuple(ops), tuple(rejected), None)
 
 
-def _describe_rejected(rejected: Sequence[Rejected]) -> str:
-    lines = []
-    for i, r in enumerate(rejected, 1):
-        op = r.raw.get("op", "?") if isinstance(r.raw, dict) else "?"
-        try:
-            raw = json.dumps(r.raw, ensure_ascii=False)
-        except (TypeError, ValueError):
-            raw = repr(r.raw)
-        if len(raw) > RAW_CLIP:
-            raw = raw[: RAW_CLIP - 1] + "…"
-        lines.append(f"{i}. {op} {r.path}: {r.reason}\n   {raw}")
-    return "\n".join(lines)
-
-
-def correction_text(answer: _Answer) -> str:
+def correction_text(answer: Answer) -> str:
     """What the model is told about its unusable reply or rejected operations."""
-    if answer.problem is not None:
-        head = f"Your reply could not be used: {answer.problem}."
-    else:
-        n = len(answer.rejected)
-        head = (
-            f"{n} of your operations {'was' if n == 1 else 'were'} rejected; "
-            f"{len(answer.operations)} {'was' if len(answer.operations) == 1 else 'were'} valid.\n"
-            + _describe_rejected(answer.rejected)
-        )
+    head = what_was_wrong(answer, "reply")
     return (
         f"{head}\n\nCall `{TOOL_NAME}` again with the corrected COMPLETE list of operations, the "
         "valid ones included: it replaces your previous call. Drop an operation you cannot fix."
@@ -225,30 +179,19 @@ class AnthropicBackend:
         tally = _Tally()
         messages: list[MessageParam] = [{"role": "user", "content": prompt.user}]
         first = _validate(self._create(prompt.system, messages, tally))
-        final = first
-        corrected = ""
-        if not first.usable or first.rejected:
-            messages += [first.message.to_param(), self._correction(first)]
-            second = _validate(self._create(prompt.system, messages, tally))
-            sent_back = (
-                "the reply" if first.problem else f"{len(first.rejected)} invalid operation(s)"
-            )
-            if second.usable:
-                final = second
-                corrected = f"anthropic: sent {sent_back} back for correction once"
-            else:
-                corrected = (
-                    f"anthropic: sent {sent_back} back for correction; the corrected reply was "
-                    f"unusable too ({second.problem}), so the first reply's valid operations stand"
-                )
-        rejected = final.rejected
-        if final.problem is not None:
-            rejected = (Rejected(None, final.problem),)
-        return Proposal(final.operations, rejected, self._notes(tally, corrected))
 
-    def _correction(self, answer: _Answer) -> MessageParam:
+        def ask_again(answer: Answer) -> Answer:
+            assert isinstance(answer.raw, Message)
+            again = [*messages, answer.raw.to_param(), self._correction(answer)]
+            return _validate(self._create(prompt.system, again, tally))
+
+        final, corrected = correct_once(first, ask_again, "anthropic", "reply")
+        return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
+
+    def _correction(self, answer: Answer) -> MessageParam:
         text = correction_text(answer)
-        tool_uses = answer.tool_uses
+        assert isinstance(answer.raw, Message)
+        tool_uses = [b for b in answer.raw.content if isinstance(b, ToolUseBlock)]
         if not tool_uses:
             # A tool_result must answer a tool_use of the previous turn; there is none to answer.
             return {"role": "user", "content": text}
@@ -307,7 +250,7 @@ class AnthropicBackend:
                 )
                 wait = self._backoff(attempt)
             except anthropic.AnthropicError as exc:
-                raise BackendError(f"Anthropic API call failed: {_one_line(str(exc))}") from None
+                raise BackendError(f"Anthropic API call failed: {one_line(str(exc))}") from None
             else:
                 tally.add(message)
                 return message

@@ -31,13 +31,14 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from wikimem.config import DreamConfig
 from wikimem.dream.base import BackendError, DreamRequest, Proposal, ReadNote
-from wikimem.dream.ops import OPERATIONS_SCHEMA, Operation, Rejected, parse_operations
+from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
+from wikimem.dream.ops import OPERATIONS_SCHEMA, parse_operations
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -70,11 +71,6 @@ _FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n[ \t]*```", re.S)
 _OPERATIONS_START = re.compile(r'\{\s*"operations"\s*:')
 
 
-def _one_line(text: str, limit: int = 300) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
 def system_prompt(system: str) -> str:
     """The dream rules, plus how to answer without the tool (the schema quoted)."""
     return system.rstrip() + ANSWER_RULES + json.dumps(OPERATIONS_SCHEMA, indent=1) + "\n"
@@ -104,52 +100,22 @@ def extract_json(text: str) -> Any:
     raise ValueError("the answer held no JSON object")
 
 
-@dataclass(frozen=True)
-class _Answer:
-    text: str
-    operations: tuple[Operation, ...]
-    rejected: tuple[Rejected, ...]
-    problem: str | None  # why the answer as a whole is unusable
-
-    @property
-    def usable(self) -> bool:
-        return self.problem is None
-
-
-def _validate(text: str) -> _Answer:
+def _validate(text: str) -> Answer:
     try:
         data = extract_json(text)
     except ValueError as exc:
-        return _Answer(text, (), (), str(exc))
+        return Answer(text, (), (), str(exc))
     items = data.get("operations") if isinstance(data, dict) else data
     if not isinstance(items, list):
-        return _Answer(text, (), (), 'the answer must be a JSON object {"operations": [...]}')
+        return Answer(text, (), (), 'the answer must be a JSON object {"operations": [...]}')
     ops, rejected = parse_operations(items)
-    return _Answer(text, tuple(ops), tuple(rejected), None)
+    return Answer(text, tuple(ops), tuple(rejected), None)
 
 
-def _describe_rejected(rejected: Sequence[Rejected]) -> str:
-    lines = []
-    for i, r in enumerate(rejected, 1):
-        op = r.raw.get("op", "?") if isinstance(r.raw, dict) else "?"
-        raw = json.dumps(r.raw, ensure_ascii=False)
-        if len(raw) > RAW_CLIP:
-            raw = raw[: RAW_CLIP - 1] + "…"
-        lines.append(f"{i}. {op} {r.path}: {r.reason}\n   {raw}")
-    return "\n".join(lines)
-
-
-def correction_prompt(user: str, answer: _Answer) -> str:
+def correction_prompt(user: str, answer: Answer) -> str:
     """The second run's input: the first prompt, the previous answer and what was wrong with it."""
-    if answer.problem is not None:
-        wrong = f"Your answer could not be used: {answer.problem}."
-    else:
-        n, ok = len(answer.rejected), len(answer.operations)
-        wrong = (
-            f"{n} of your operations {'was' if n == 1 else 'were'} rejected; "
-            f"{ok} {'was' if ok == 1 else 'were'} valid.\n" + _describe_rejected(answer.rejected)
-        )
-    previous = answer.text.strip()
+    wrong = what_was_wrong(answer, "answer")
+    previous = str(answer.raw).strip()
     if len(previous) > ANSWER_CLIP:
         previous = previous[:ANSWER_CLIP] + "\n[… clipped …]"
     return (
@@ -242,26 +208,12 @@ class ClaudeCliBackend:
         system = system_prompt(prompt.system)
         tally = _Tally()
         first = _validate(self._run(exe, system, self._first_input(prompt.user), tally))
-        final = first
-        corrected = ""
-        if not first.usable or first.rejected:
-            text = self._run(exe, system, correction_prompt(prompt.user, first), tally)
-            second = _validate(text)
-            sent_back = (
-                "the answer" if first.problem else f"{len(first.rejected)} invalid operation(s)"
-            )
-            if second.usable:
-                final = second
-                corrected = f"claude-cli: sent {sent_back} back for correction once"
-            else:
-                corrected = (
-                    f"claude-cli: sent {sent_back} back for correction; the corrected answer was "
-                    f"unusable too ({second.problem}), so the first answer's valid operations stand"
-                )
-        rejected = final.rejected
-        if final.problem is not None:
-            rejected = (Rejected(None, final.problem),)
-        return Proposal(final.operations, rejected, self._notes(tally, corrected))
+
+        def ask_again(answer: Answer) -> Answer:
+            return _validate(self._run(exe, system, correction_prompt(prompt.user, answer), tally))
+
+        final, corrected = correct_once(first, ask_again, "claude-cli", "answer")
+        return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
 
     @staticmethod
     def _first_input(user: str) -> str:
@@ -312,9 +264,9 @@ class ClaudeCliBackend:
             if not detail.strip():
                 lines = (done.stderr or "").strip().splitlines()
                 detail = lines[-1] if lines else "no message"
-            raise BackendError(f"claude exited with status {done.returncode}: {_one_line(detail)}")
+            raise BackendError(f"claude exited with status {done.returncode}: {one_line(detail)}")
         if result is None:
-            shown = _one_line(done.stdout or "", 120) or "nothing"
+            shown = one_line(done.stdout or "", 120) or "nothing"
             raise BackendError(f"claude printed no JSON result (got: {shown})")
         tally.add(result)
         subtype = result.get("subtype", "success")
@@ -324,7 +276,7 @@ class ClaudeCliBackend:
                 text if isinstance(text, str) and text.strip() else str(result.get("errors") or "")
             )
             raise BackendError(
-                f"claude reported an error ({subtype}): {_one_line(detail) or 'no message'}"
+                f"claude reported an error ({subtype}): {one_line(detail) or 'no message'}"
             )
         return text
 
