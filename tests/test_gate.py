@@ -27,7 +27,11 @@ def note_text(
     body: str = "- `pnpm test`\n",
     path: str = "projects/acme-api/commands.md",
 ) -> str:
-    return render_note(new_note(path, title, body))
+    """A valid note with fixed dates: the same arguments always give the same text."""
+    note = new_note(path, title, body).with_changes(
+        created="2026-11-29", updated="2026-11-29T12:00:00Z"
+    )
+    return render_note(note)
 
 
 def write_config(home: Path, extra: str) -> None:

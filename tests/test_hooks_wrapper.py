@@ -15,8 +15,12 @@ WRAPPER = REPO / "hooks" / "wikimem-hook"
 
 def test_wrapper_runs_the_hook_from_path(isolated_home: Path) -> None:
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
-    proc = subprocess.run([str(WRAPPER), "claude"], input=json.dumps(payload("claude_Stop")).encode(),
-                          capture_output=True, env=env)
+    proc = subprocess.run(
+        [str(WRAPPER), "claude"],
+        input=json.dumps(payload("claude_Stop")).encode(),
+        capture_output=True,
+        env=env,
+    )
     assert proc.returncode == 0 and proc.stderr == b""
     assert [r["event"] for r in records(isolated_home)] == ["Stop"]
 
