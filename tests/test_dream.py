@@ -493,3 +493,24 @@ def test_anthropic_backend_through_the_runner(home: Path, clones: tuple[str, str
     assert body["tool_choice"] == {"type": "tool", "name": "apply_operations"}
     assert "user: We use npm in this repo." in json.dumps(body["messages"])
     assert "Wikimem-Backend: anthropic" in git(home, "log", "-1", "--format=%B")
+
+
+def test_retention_removes_old_consolidated_events_and_session_records(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    replay("claude", first_scenario(clones[0]))
+    old_events = home / "events" / "2020-01-01.jsonl"
+    old_events.write_text(
+        '{"v":1,"ts":"2020-01-01T00:00:00.000000Z","client":"claude","session":"old","event":"Stop","native_event":"Stop","cwd":"/x","project":"x"}\n'
+    )
+    old_record = home / "state" / "sessions" / "old.json"
+    old_record.parent.mkdir(parents=True, exist_ok=True)
+    old_record.write_text("{}")
+    past = time.time() - 30 * 86400
+    os.utime(old_record, (past, past))
+    fresh_record = home / "state" / "sessions" / "fresh.json"
+    fresh_record.write_text("{}")
+    assert wikimem("dream").returncode == 0
+    assert not old_events.exists()  # consolidated in this dream, and older than retention_days
+    assert not old_record.exists() and fresh_record.exists()
+    assert list((home / "events").glob("*.jsonl"))  # today's stay

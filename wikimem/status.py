@@ -93,10 +93,12 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
     from wikimem.indexmd import note_paths
 
     mark = load_state(home)
+    notes = len(note_paths(home.memory_dir)) if os.path.isdir(home.memory_dir) else 0
     extra: dict[str, Any] = {
         "events pending": pending_count(home.events_dir, mark),
         "last dream": mark.last_dream or "never",
-        "notes": len(note_paths(home.memory_dir)) if os.path.isdir(home.memory_dir) else 0,
+        "notes": notes,
+        "index": _index_freshness(home, notes),
     }
     return Status(
         extra=extra,
@@ -109,3 +111,23 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         hooks=tuple(installed(project_dir)),
         errors_logged=count_lines(home.errors_log),
     )
+
+
+def _index_freshness(home: Home, notes: int) -> str:
+    """How many notes the search index holds, read without touching it."""
+    import sqlite3
+
+    path = home.state("index.sqlite3")
+    if not os.path.exists(path):
+        return "not built yet (the next hook or `wikimem search` builds it)"
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            indexed = int(db.execute("SELECT count(*) FROM notes").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return f"unreadable ({exc}); it is rebuilt on next use"
+    if indexed == notes:
+        return f"{indexed} notes, up to date"
+    return f"{indexed} of {notes} notes (brought up to date by the next prompt or `wikimem search`)"

@@ -420,8 +420,20 @@ def _diff(overlay: Overlay, writes: list[MemoryWrite]) -> str:
     return "".join(out)
 
 
+SESSION_RECORD_DAYS = 7  # what was injected into a session only matters while it runs
+
+
 def _retention(home: Home, mark: Watermark, days: int) -> None:
-    """Delete event files older than `retention_days` that are fully consolidated."""
+    """Delete event files older than `retention_days` that are fully consolidated, and the
+    per-session injection records of sessions long over."""
+    stale = time.time() - SESSION_RECORD_DAYS * 86400
+    try:
+        with os.scandir(home.state("sessions")) as it:
+            for entry in it:
+                if entry.name.endswith(".json") and entry.stat().st_mtime < stale:
+                    os.unlink(entry.path)
+    except OSError:
+        pass
     if days <= 0:
         return
     cutoff = datetime.fromtimestamp(time.time() - days * 86400, UTC).strftime("%Y-%m-%d")
