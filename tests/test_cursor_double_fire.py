@@ -48,3 +48,11 @@ def test_without_cursor_version_claude_hook_records_normally(home: Path) -> None
     [rec] = records(home)
     assert rec["client"] == "claude"
     assert json.dumps(rec)
+
+
+def test_claude_code_started_from_cursors_terminal_is_recorded_as_claude(home: Path) -> None:
+    # CURSOR_VERSION may be inherited from Cursor's terminal; a Claude-shaped payload is Claude's.
+    install("cursor", Home(str(home)))
+    run_hook("claude", payload("claude_Stop"), env=hook_env(CURSOR_VERSION="3.12.17"))
+    [rec] = records(home)
+    assert rec["client"] == "claude"

@@ -514,3 +514,82 @@ def test_retention_removes_old_consolidated_events_and_session_records(
     assert not old_events.exists()  # consolidated in this dream, and older than retention_days
     assert not old_record.exists() and fresh_record.exists()
     assert list((home / "events").glob("*.jsonl"))  # today's stay
+
+
+def test_a_move_whose_destination_is_blocked_keeps_the_note(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    (home / "config.toml").write_text('[gate]\nprotected = ["general/**"]\n')
+    (home / "memory" / "profile").mkdir()
+    (home / "memory" / "profile" / "deploy.md").write_text(
+        "---\ntitle: Deploy\nkind: profile\n---\nShip on Tuesdays.\n"
+    )
+    replay("claude", first_scenario(clones[0]))
+    fake = FakeBackend(
+        [{"operations": [{"op": "move", "from": "profile/deploy.md", "to": "general/deploy.md"}]}]
+    )
+    result = run_dream(Home(str(home)), fake)
+    blocked = dict(result.blocked)
+    assert "protected" in blocked["general/deploy.md"]
+    assert "general/deploy.md could not be written" in blocked["profile/deploy.md"]
+    assert (home / "memory" / "profile" / "deploy.md").read_text().endswith("Ship on Tuesdays.\n")
+    assert "profile/deploy.md" not in result.deleted
+
+
+def test_a_crash_after_committing_a_delete_does_not_block_later_writes(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    (home / "memory" / "general").mkdir()
+    (home / "memory" / "general" / "old-fact.md").write_text(
+        "---\ntitle: Old\nkind: general\n---\nstale\n"
+    )
+    subprocess.run(["git", "-C", str(home / "memory"), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(home / "memory"), "commit", "-qm", "mine"], check=True)
+    replay("claude", first_scenario(clones[0]))
+    env = {"WIKIMEM_CRASH_AT": "after_commit"}
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys; from wikimem.home import Home; from wikimem.dream.runner import run_dream;"
+                "from wikimem.dream.fake import FakeBackend;"
+                "run_dream(Home(sys.argv[1]), FakeBackend([{'operations': [{'op': 'delete', 'path': 'general/old-fact.md', 'reason': 'stale'}]}]))"
+            ),
+            str(home),
+        ],
+        env={**os.environ, **env},
+    ).returncode
+    assert code == 137
+    assert wikimem("dream").returncode == 0
+    assert wikimem("remember", "Deploys on Tuesdays").returncode == 0
+    assert not (home / "memory" / "general" / "old-fact.md").exists()
+
+
+def test_a_crashed_dream_rolls_back_to_a_hand_edit_not_to_the_last_commit(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    (home / "memory" / "general").mkdir()
+    target = home / "memory" / "general" / "fact.md"
+    target.write_text("---\ntitle: Fact\nkind: general\n---\ncommitted\n")
+    subprocess.run(["git", "-C", str(home / "memory"), "add", "-A"], check=True)
+    subprocess.run(["git", "-C", str(home / "memory"), "commit", "-qm", "mine"], check=True)
+    target.write_text("---\ntitle: Fact\nkind: general\n---\nmy uncommitted hand edit\n")
+    replay("claude", first_scenario(clones[0]))
+    code = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys; from wikimem.home import Home; from wikimem.dream.runner import run_dream;"
+                "from wikimem.dream.fake import FakeBackend;"
+                "run_dream(Home(sys.argv[1]), FakeBackend([{'operations': [{'op': 'upsert', 'path': 'general/fact.md', "
+                "'title': 'Fact', 'kind': 'general', 'body': 'dream version'}]}]))"
+            ),
+            str(home),
+        ],
+        env={**os.environ, "WIKIMEM_CRASH_AT": "after_write"},
+    ).returncode
+    assert code == 137
+    assert wikimem("dream").returncode == 0  # offline this time: it leaves general/ alone
+    assert target.read_text().endswith("my uncommitted hand edit\n")

@@ -195,3 +195,46 @@ def test_events_path_that_is_a_file_fails_open_even_as_root(isolated_home: Path)
     assert_failed_open(proc, isolated_home)
     # Cursor's beforeSubmitPrompt still gets its answer although recording failed.
     assert json.loads(proc.stdout) == {"continue": True}
+
+
+def test_closed_stdin_or_stdout_fails_open(isolated_home: Path) -> None:
+    entry = str(REPO / "wikimem" / "hookentry.py")
+    for redirect in ("<&-", ">&-"):
+        proc = subprocess.run(
+            f"{sys.executable} -I -S {entry} claude {redirect}",
+            shell=True,
+            capture_output=True,
+            input=b"" if redirect == ">&-" else None,
+        )
+        assert proc.returncode == 0, redirect
+        assert b"Traceback" not in proc.stderr
+
+
+def test_lone_surrogate_in_tool_input_is_recorded(isolated_home: Path) -> None:
+    raw = payload("claude_PreToolUse_Edit")
+    raw["tool_input"]["new_string"] = "emoji cut in half \ud83d" + "x" * 5000
+    proc = run_hook("claude", json.dumps(raw, ensure_ascii=True))
+    assert proc.returncode == 0 and errors(isolated_home) == []
+    [rec] = records(isolated_home)
+    assert rec["tool"] == "Edit"
+
+
+def test_a_private_key_beyond_the_truncation_cut_is_still_redacted(isolated_home: Path) -> None:
+    key_body = "\n".join("MIIEpAIBAAKCAQEA" + "x" * 48 for _ in range(25))
+    key = f"-----BEGIN RSA PRIVATE KEY-----\n{key_body}\n-----END RSA PRIVATE KEY-----"
+    big = payload("claude_PostToolUse_Bash")
+    big["tool_response"]["stdout"] = (
+        "build log line\n" * 800 + key + "\n" + "-rw-r--r-- file\n" * 20
+    )
+    run_hook("claude", big)
+    [rec] = records(isolated_home)
+    text = json.dumps(rec)
+    assert "MIIEpAIBAAKCAQEA" not in text and "[REDACTED:private_key]" in text
+
+
+def test_a_toml_date_in_the_users_own_table_does_not_stop_recording(isolated_home: Path) -> None:
+    isolated_home.mkdir(parents=True, exist_ok=True)
+    (isolated_home / "config.toml").write_text("[mine]\nreviewed = 2026-01-01\n")
+    run_hook("claude", payload("claude_Stop"))
+    run_hook("claude", payload("claude_Stop"))
+    assert len(records(isolated_home)) == 2 and errors(isolated_home) == []

@@ -226,3 +226,31 @@ def test_codex_trust_hash_matches_the_reference_implementation() -> None:
             "timeout": 5,
         }
         assert trust_hash(event, group, handler) == ref.hook_trust_hash(event, group, handler)
+
+
+def test_codex_reinstall_and_uninstall_keep_a_foreign_hooks_trust() -> None:
+    from wikimem.codextrust import handler_keys, read_trusted, record_trust
+
+    assert wikimem("install", "codex").returncode == 0
+    path = config_file("codex")
+    doc = json.loads(path.read_text())
+    doc["hooks"]["Stop"].append(
+        {"hooks": [{"type": "command", "command": "~/bin/audit.sh", "timeout": 30}]}
+    )
+    path.write_text(json.dumps(doc))
+    config = Path.home() / ".codex" / "config.toml"
+    foreign = handler_keys(str(path), doc, only=lambda h: "audit" in h["command"])
+    config.write_text(record_trust(str(config), foreign))
+
+    proc = wikimem("install", "codex")  # same options: nothing moves, nothing changes
+    assert "nothing changed" in proc.stdout
+    assert json.loads(path.read_text()) == doc
+
+    assert (
+        wikimem("uninstall", "codex").returncode == 0
+    )  # our Stop group goes: the audit hook moves up
+    after = json.loads(path.read_text())
+    moved = handler_keys(str(path), after, only=lambda h: "audit" in h["command"])
+    assert list(moved) != list(foreign)
+    trusted = read_trusted(str(config))
+    assert all(trusted.get(k) == digest for k, digest in moved.items())

@@ -462,3 +462,16 @@ def test_inject_and_search_commands(home: Path, project: str) -> None:
     assert not (home / "state" / "sessions").exists() or not list(
         (home / "state" / "sessions").iterdir()
     )
+
+
+def test_an_odd_front_matter_value_does_not_turn_injection_off(home: Path, project: str) -> None:
+    seed(home)
+    (home / "memory" / "profile" / "units.md").write_text(
+        "---\ntitle: Units\nkind: profile\nexponent: ²\n---\n- Metric.\n"
+    )
+    start = run_hook(
+        "claude", {"session_id": "u", "hook_event_name": "SessionStart", "cwd": project}
+    )
+    assert (
+        "Use pnpm, never npm" in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
+    )

@@ -74,6 +74,18 @@ CASES = [
     ("env_secret", "export GITHUB_TOKEN='", "abc123def456", "'"),
     ("password_field", '{"password": "', "hunter22", '", "user": "bob"}'),
     ("password_field", "client_secret: '", "Zq8vN3xP", "'"),
+    ("config_secret", "services:\n  db:\n    POSTGRES_PASSWORD: ", "Pr0d-DB-s3cret-2026", "\n"),
+    ("config_secret", "stripe:\n  webhook_secret: ", "whsec_9fk2Lq8vN3xP", " # rotate monthly"),
+    ("config_secret", "[default]\napi_key = ", "abc123def456", ""),
+    ("url_password", "curl -u alice:", "p4ssw0rd", " https://api.example.com"),
+    ("password", "mysql -u root -p", "S3cretDB", " app"),
+    ("password", "machine github.com login bob password ", "t0ps3cret", ""),
+    (
+        "private_key",
+        "tail of a key:\n",
+        "MIIEpAIBAAKCAQEAxyzxyzxyz\nq2Vb8mN3xP0aLk9Jf7Hc\n-----END RSA PRIVATE KEY-----",
+        "\nafter",
+    ),
 ]
 
 
@@ -117,6 +129,12 @@ ORDINARY = [
     "PASS src/auth.test.ts (3 tests)\nFAIL src/token.test.ts",
     "SECRET_FILE=/run/secrets/db",
     "AUTH_ENABLED=true",
+    "api_key = config.api_key",
+    "token = self._token",
+    "password = get_password()",
+    "max_tokens: 4096",
+    "secret_name: my-secret-name",
+    "Forgot your password? Reset it here.",
 ]
 
 

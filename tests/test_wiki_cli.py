@@ -175,3 +175,13 @@ def test_show_list_log_diff(home: Path) -> None:
     assert "+- Staging is on port 5433." in diff.stdout
     assert wikimem("show", "nope").returncode == 1
     assert "Traceback" not in wikimem("diff", "no-such-rev").stderr
+
+
+def test_forget_a_note_that_was_never_committed(home: Path) -> None:
+    (home / "memory" / "general").mkdir()
+    (home / "memory" / "general" / "scratch.md").write_text(
+        "---\ntitle: Scratch\nkind: general\n---\nx\n"
+    )
+    assert wikimem("forget", "general/scratch").returncode == 0
+    assert not (home / "memory" / "general" / "scratch.md").exists()
+    assert wikimem("remember", "Deploys on Tuesdays").returncode == 0  # nothing left stuck

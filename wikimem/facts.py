@@ -38,7 +38,7 @@ _EXPLICIT = re.compile(
 _PREFERENCE = re.compile(
     r"\b(?:always|never|instead of|rather than|prefer(?:s|red)?|(?:do not|don't|dont) (?:ever )?use|"
     r"stop using|avoid|we use|i use|we're using|we are using|make sure to|must not|should never|"
-    r"should always|only use)\b",
+    r"should always|only use|from now on|going forward|by default|in (?:the )?future)\b",
     re.IGNORECASE,
 )
 _ABOUT_ME = re.compile(
@@ -108,6 +108,7 @@ def extract(text: str) -> list[Statement]:
     for sentence in sentences(text):
         if sentence.endswith("?"):
             continue
+        sentence = _FILLER.sub("", sentence)  # "Actually, my timezone is…" is about the user
         m = _EXPLICIT.match(sentence)
         if m:
             rest = m.group("rest").strip()
@@ -160,10 +161,37 @@ def same_subject(new: str, old: str) -> bool:
         return bool(shared)
     if bool(_NEGATIVE.search(new)) != bool(_NEGATIVE.search(old)) and shared:
         return True  # opposite polarity about the same thing: a correction
+    if _one_slot_changed(new, old):
+        return True  # the same sentence with another value: "tabs" -> "spaces" for indentation
     ta, tb = terms(new), terms(old)
     union = ta | tb
     overlap = ta & tb
     return len(overlap) >= 2 and len(overlap) / len(union) >= 0.4
+
+
+_SLOT_WORD = re.compile(r"[\w.+#/-]+")
+MAX_SLOT_WORDS = 3
+
+
+def _one_slot_changed(a: str, b: str) -> bool:
+    """Whether a and b are one statement with a short stretch of words swapped: a common start
+    and end holding at least one content word, and at most MAX_SLOT_WORDS different words in
+    between on either side."""
+    wa = [w.strip(".") for w in _SLOT_WORD.findall(_FILLER.sub("", a).lower())]
+    wb = [w.strip(".") for w in _SLOT_WORD.findall(_FILLER.sub("", b).lower())]
+    if wa == wb:
+        return True
+    prefix = 0
+    while prefix < min(len(wa), len(wb)) and wa[prefix] == wb[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(wa), len(wb)) - prefix and wa[-1 - suffix] == wb[-1 - suffix]:
+        suffix += 1
+    middle_a, middle_b = len(wa) - prefix - suffix, len(wb) - prefix - suffix
+    if max(middle_a, middle_b) > MAX_SLOT_WORDS or prefix + suffix < 2:
+        return False
+    common = wa[:prefix] + wa[len(wa) - suffix :]
+    return any(w not in STOPWORDS and len(w) > 1 for w in common)
 
 
 def bullet_text(line: str) -> str:

@@ -48,6 +48,9 @@ class MemoryWrite:
     # sha256 of the content the writer based this on ("" = the file did not exist); None = take
     # whatever is on disk when the gate runs.
     base_hash: str | None = None
+    # Another path of the same batch that must be written for this write to happen: a move's
+    # delete requires its create, so a blocked destination never loses the note.
+    requires: str | None = None
 
 
 @dataclass(frozen=True)

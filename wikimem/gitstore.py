@@ -97,6 +97,15 @@ class Store:
         try:
             with self._git_env():
                 if rels:
+                    # A path neither on disk nor known to git (a note created by hand and
+                    # deleted before any commit) is no change to git, and naming it would fail.
+                    tracked = set(self.repo.git.ls_files("--", *rels).splitlines())
+                    rels = [
+                        r
+                        for r in rels
+                        if r in tracked or os.path.lexists(os.path.join(self.path, r))
+                    ]
+                if rels:
                     self.repo.git.add("-A", "--", *rels)
                     staged = (
                         self.repo.git.diff("--cached", "--name-only", "--", *rels)

@@ -40,30 +40,36 @@ class HookDeadline(Exception):
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    raise HookDeadline(f"deadline of {DEADLINE_SECONDS}s passed")
+    raise HookDeadline(f"deadline of {_deadline_seconds()}s passed")
 
 
 def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -> int:
     """Run one hook invocation; always returns 0."""
     client, home_arg = _parse_args(list(sys.argv[1:] if argv is None else argv))
     home = resolve_home(home_arg)
-    out_stream = stdout if stdout is not None else sys.stdout.buffer
-    in_stream = stdin if stdin is not None else sys.stdin.buffer
     seconds = _deadline_seconds()
     armed = _arm_timer(seconds)
     output: str | None = None
     try:
+        in_stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
         if client not in CLIENTS:
             raise HookInputError(f"unknown client {client!r}; expected one of {', '.join(CLIENTS)}")
+        if in_stream is None:
+            raise HookInputError("stdin is closed")
         output = handle(client, home, in_stream.read, time.monotonic() + seconds, os.environ)
-    except Exception as exc:  # fail-open: the agent must never see us break
-        log_error(home, client or "?", exc)
+    except BaseException as exc:  # fail-open: the agent must never see us break
+        _disarm_timer(armed)  # first: the alarm must not fire inside the error handling
+        armed = False
+        if not isinstance(exc, KeyboardInterrupt | SystemExit):
+            log_error(home, client or "?", exc)
     finally:
         _disarm_timer(armed)
     if output:
+        out_stream = stdout if stdout is not None else getattr(sys.stdout, "buffer", None)
         try:
-            out_stream.write(output.encode("utf-8"))
-            out_stream.flush()
+            if out_stream is not None:
+                out_stream.write(output.encode("utf-8", "surrogatepass"))
+                out_stream.flush()
         except (OSError, ValueError):
             pass
     return 0
@@ -205,7 +211,7 @@ def handle(
     payload, _ = read_payload(read)
     if payload is None:
         raise HookInputError("empty stdin")
-    if client == "claude" and env.get("CURSOR_VERSION"):
+    if client == "claude" and env.get("CURSOR_VERSION") and _from_cursor(payload):
         client = _cursor_running_claude_hook(payload, env)
         if client == "":
             return None  # our Cursor hooks record this event; recording it here too would double it
@@ -243,6 +249,12 @@ def _settings(home: Home, client: str) -> dict[str, Any]:
         return merge({})
 
 
+def _from_cursor(payload: dict[str, Any]) -> bool:
+    """Cursor's own payload fields: CURSOR_VERSION alone could also be inherited by a real Claude
+    Code started from Cursor's terminal, whose events must be recorded as Claude Code's."""
+    return "conversation_id" in payload or "cursor_version" in payload
+
+
 def _cursor_running_claude_hook(payload: dict[str, Any], env: Mapping[str, str]) -> str:
     """Cursor also runs Claude Code's hooks (third-party import). Record such an event once:
     not at all here when our own Cursor hooks are wired ('' = skip), else as a Cursor event."""
@@ -259,7 +271,7 @@ def _cursor_running_claude_hook(payload: dict[str, Any], env: Mapping[str, str])
     for path in candidates:
         if _cursor_hooks_wired(path):
             return ""
-    return "cursor" if "conversation_id" in payload else "claude"
+    return "cursor"
 
 
 def _cursor_hooks_wired(path: str) -> bool:
@@ -333,7 +345,9 @@ def clip(text: str, limit: int, found: list[str]) -> str:
 
     dropped = 0
     window = 2 * limit + REDACT_MARGIN
-    if len(text) > window + limit:
+    # A key block reaching into the part cut away would lose its BEGIN line and no longer look
+    # like a key: such text is redacted whole before anything is cut.
+    if len(text) > window + limit and "PRIVATE KEY" not in text:
         dropped = len(text) - window - limit // 2
         text = text[:window] + text[len(text) - limit // 2 :]
     text, kinds = redact(text)
@@ -360,7 +374,7 @@ def clip_value(value: object, limit: int, found: list[str]) -> object:
     value, kinds = redact_value(walk(value))
     found.extend(kinds)
     encoded = fastjson.dumps(value, ascii=False)
-    if len(encoded.encode("utf-8")) > limit:
+    if len(encoded.encode("utf-8", "surrogatepass")) > limit:
         return events.truncate(encoded, limit)
     return value
 

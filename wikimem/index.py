@@ -143,7 +143,10 @@ class Index:
                 if deadline is not None and time.monotonic() > deadline:
                     complete = False  # the rest next time; directories stay marked as changed
                     break
-                self._index_note(rel)
+                try:
+                    self._index_note(rel)
+                except (ValueError, TypeError, UnicodeError):
+                    self._drop(rel)  # one odd note must not take search down for all the others
             self.db.execute("DELETE FROM meta WHERE key = 'passages'")
             if complete:
                 self.db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?)", changed.items())

@@ -143,12 +143,15 @@ def _load(path: str) -> tuple[dict[str, Any], str]:
     return doc, text
 
 
-def _strip_ours(client: str, doc: dict[str, Any]) -> dict[str, Any]:
-    """A copy of doc without any wikimem handler for `client` (foreign entries untouched)."""
+def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """A copy of doc without any wikimem handler for `client` (foreign entries untouched), and,
+    per event, the position where our first entry stood (so a reinstall can put it back there:
+    moving it would move the foreign entries after it, and Codex keys trust by position)."""
     out: dict[str, Any] = json.loads(json.dumps(doc))
+    positions: dict[str, int] = {}
     hooks = out.get("hooks")
     if not isinstance(hooks, dict):
-        return out
+        return out, positions
     for event in list(hooks):
         entries = hooks[event]
         if not isinstance(entries, list):
@@ -159,7 +162,9 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> dict[str, Any]:
                 kept.append(entry)
                 continue
             if client == "cursor":
-                if not is_wikimem_command(entry.get("command"), client):
+                if is_wikimem_command(entry.get("command"), client):
+                    positions.setdefault(event, len(kept))
+                else:
                     kept.append(entry)
                 continue
             handlers = entry.get("hooks")
@@ -171,6 +176,8 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> dict[str, Any]:
                 for h in handlers
                 if not (isinstance(h, dict) and is_wikimem_command(h.get("command"), client))
             ]
+            if len(remaining) != len(handlers):
+                positions.setdefault(event, len(kept) + (1 if remaining else 0))
             if len(remaining) == len(handlers):
                 kept.append(entry)
             elif remaining:
@@ -181,22 +188,22 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> dict[str, Any]:
             del hooks[event]
     if not hooks and "hooks" in doc and doc["hooks"]:
         del out["hooks"]
-    return out
+    return out, positions
 
 
 def _with_ours(client: str, doc: dict[str, Any], command: str) -> dict[str, Any]:
-    out = _strip_ours(client, doc)
+    out, positions = _strip_ours(client, doc)
     hooks = out.setdefault("hooks", {})
     for event, matcher, timeout in WIRING[client]:
         entries = hooks.setdefault(event, [])
         if client == "cursor":
-            entries.append({"command": command, "timeout": timeout})
+            entry: dict[str, Any] = {"command": command, "timeout": timeout}
         else:
-            group: dict[str, Any] = {}
+            entry = {}
             if matcher is not None:
-                group["matcher"] = matcher
-            group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
-            entries.append(group)
+                entry["matcher"] = matcher
+            entry["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+        entries.insert(positions.get(event, len(entries)), entry)
     if client == "cursor":
         out.setdefault("version", 1)
         # keep "version" first, as Cursor's docs write it
@@ -248,6 +255,8 @@ def install(
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
     messages = []
     if client == "codex":
+        if changed and not dry_run:
+            _keep_foreign_trust(path, doc, after)
         messages.extend(_codex_trust(path, doc, after, trust, dry_run))
     if client == "cursor" and scope == "user":
         messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
@@ -290,7 +299,9 @@ def _codex_trust(
     if dry_run:
         return [f"would record trust for {len(missing)} hooks in {config}"]
     try:
-        text = codextrust.record_trust(config, wanted, drop=[k for k in old if k not in wanted])
+        # Only entries still holding our old hash: a key may now be another tool's moved hook.
+        stale = [k for k, digest in old.items() if k not in wanted and trusted.get(k) == digest]
+        text = codextrust.record_trust(config, wanted, drop=stale)
     except Exception as exc:  # a config.toml we cannot parse: leave it alone
         raise InstallError(f"cannot record trust in {config}: {exc}") from exc
     os.makedirs(os.path.dirname(config), exist_ok=True)
@@ -303,9 +314,37 @@ def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> Non
     config = os.path.join(codextrust.codex_home(), "config.toml")
     old = codextrust.handler_keys(path, before, only=_ours)
     trusted = codextrust.read_trusted(config)
-    if dry_run or not any(k in trusted for k in old):
+    ours = [k for k, digest in old.items() if trusted.get(k) == digest]
+    if dry_run or not ours:
         return
-    atomic_write(config, codextrust.record_trust(config, {}, drop=old))
+    atomic_write(config, codextrust.record_trust(config, {}, drop=ours))
+
+
+def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+    """Codex keys trust by a handler's position. When our entries come or go, another tool's
+    hooks behind them move: the trust the user gave them moves with them (same definition, same
+    hash), so wikimem never silently switches off someone else's hook."""
+    config = os.path.join(codextrust.codex_home(), "config.toml")
+    trusted = codextrust.read_trusted(config)
+    if not trusted:
+        return
+
+    def foreign(doc: dict[str, Any]) -> dict[str, str]:
+        return codextrust.handler_keys(path, doc, only=lambda h: not _ours(h))
+
+    old_keys = {(k.rsplit(":", 3)[1], digest): k for k, digest in foreign(before).items()}
+    moved = {}
+    for key, digest in foreign(after).items():
+        previous = old_keys.get((key.rsplit(":", 3)[1], digest))
+        if (
+            previous
+            and previous != key
+            and trusted.get(previous) == digest
+            and trusted.get(key) != digest
+        ):
+            moved[key] = digest
+    if moved:
+        atomic_write(config, codextrust.record_trust(config, moved))
 
 
 def uninstall(
@@ -317,9 +356,10 @@ def uninstall(
         return InstallResult(
             client, scope, path, False, dry_run, None, (), before_text, before_text
         )
-    after = _strip_ours(client, doc)
+    after, _ = _strip_ours(client, doc)
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
-    if client == "codex" and changed:
+    if client == "codex" and changed and not dry_run:
+        _keep_foreign_trust(path, doc, after)
         _forget_codex_trust(path, doc, dry_run)
     return InstallResult(client, scope, path, changed, dry_run, backup, (), before_text, after_text)
 

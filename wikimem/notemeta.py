@@ -70,7 +70,7 @@ def scalar(raw: str) -> Any:
         return False
     if low in ("null", "~"):
         return None
-    if raw.lstrip("-").isdigit():
+    if raw.isascii() and raw.lstrip("-").isdigit():  # "²".isdigit() is true, int("²") fails
         return int(raw)
     return raw
 

@@ -128,11 +128,17 @@ def load_raw(home: Home, *, write_cache: bool = True) -> dict[str, Any]:
 
 
 def _write_cache(cache_path: str, stamp: list[int], config: dict[str, Any]) -> None:
+    try:
+        # TOML has dates and times, JSON does not: such a config (in a table of the user's own)
+        # is simply not cached, and parsed each time instead.
+        text = fastjson.dumps({"stamp": stamp, "config": config})
+    except (TypeError, ValueError):
+        return
     tmp = f"{cache_path}.{os.getpid()}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(fastjson.dumps({"stamp": stamp, "config": config}))
+            fh.write(text)
         os.replace(tmp, cache_path)
     except OSError:
         try:

@@ -58,6 +58,13 @@ _RULES: tuple[tuple[str, tuple[str, ...], str, int], ...] = (
         r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         0,
     ),
+    (
+        # the tail of a key whose BEGIN line was cut off before it reached us
+        "private_key",
+        ("PRIVATE KEY",),
+        r"(?:^[A-Za-z0-9+/=]{16,}\r?\n)+-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        0,
+    ),
     ("anthropic_key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_-]{16,}", 0),
     ("openai_key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0),
     ("aws_access_key", ("AKIA", "ASIA"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0),
@@ -115,6 +122,36 @@ _RULES: tuple[tuple[str, tuple[str, ...], str, int], ...] = (
         2,
     ),
     (
+        # YAML, INI, TOML, docker-compose: a line `name: value` or `name = value`, unquoted.
+        "config_secret",
+        (":", "="),
+        r"(?im)^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\"']?"
+        + _NAME
+        + r"[\"']?[ \t]*[:=][ \t]*"
+        + _VALUE
+        + r"(?![A-Za-z_]\w*\.[A-Za-z_])([^\s\"'`#$(){}\[\]<>;,]{4,})[ \t]*(?:#.*)?$",
+        1,
+    ),
+    (
+        "url_password",
+        ("curl", "wget", "http"),
+        r"(?i)\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user|--http-password=?|--password=?)\s*"
+        r"[\"']?(?:[^\s:\"']+:)?([^\s\"']{4,})",
+        1,
+    ),
+    (
+        "password",
+        ("mysql", "mariadb"),
+        r"\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p([^\s-][^\s]{2,})",
+        1,
+    ),
+    (
+        "password",
+        ("password",),
+        r"(?im)^[ \t]*(?:machine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+)?password[ \t]+(\S{4,})[ \t]*$",
+        1,
+    ),
+    (
         # JSON, YAML, TOML and code: any-case name, a quoted value.
         "password_field",
         ("'", '"'),
@@ -126,7 +163,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], str, int], ...] = (
         2,
     ),
 )
-_ASSIGNMENT_KINDS = ("env_secret", "password_field")
+_ASSIGNMENT_KINDS = ("env_secret", "config_secret", "password_field")
 
 _compiled: dict[int, re.Pattern[str]] = {}
 
@@ -140,11 +177,12 @@ def _pattern(i: int) -> re.Pattern[str]:
     return pat
 
 
-def _assignments(text: str) -> tuple[bool, bool]:
-    """Whether `text` may hold (an unquoted NAME=value, a quoted name: "value") whose name ends
-    in a secret word: a scan with str.find, so the regexes run only where they can match."""
+def _assignments(text: str) -> tuple[bool, bool, bool]:
+    """Whether `text` may hold (a NAME=value, a `name: value` line, a quoted `name: "value"`)
+    whose name ends in a secret word: a scan with str.find, so the regexes run only where they
+    can match."""
     upper = text.upper()
-    env = field = False
+    env = field = config = False
     for word in (
         "SECRET",
         "PASSW",
@@ -168,12 +206,14 @@ def _assignments(text: str) -> tuple[bool, bool]:
                 while i < len(upper) and upper[i] in " \t":
                     i += 1
                 if i < len(upper):
-                    field = field or upper[i] in "\"'"
+                    quoted = upper[i] in "\"'"
+                    field = field or quoted
                     env = env or operator == "="
-            if env and field:
-                return True, True
+                    config = config or not quoted
+            if env and field and config:
+                return True, True, True
             start = upper.find(word, start + 1)
-    return env, field
+    return env, config, field  # in the order of _ASSIGNMENT_KINDS
 
 
 def _replacer(kind: str, group: int, found: list[str]) -> Callable[[re.Match[str]], str]:
@@ -197,14 +237,14 @@ def redact(text: str) -> tuple[str, list[str]]:
     found: list[str] = []
     if len(text) < 8:
         return text, found
-    candidates: tuple[bool, bool] | None = None
+    candidates: tuple[bool, bool, bool] | None = None
     for i, (kind, triggers, _, group) in enumerate(_RULES):
         if not any(t in text for t in triggers):
             continue
         if kind in _ASSIGNMENT_KINDS:
             if candidates is None:
                 candidates = _assignments(text)
-            if not candidates[0 if kind == "env_secret" else 1]:
+            if not candidates[_ASSIGNMENT_KINDS.index(kind)]:
                 continue
         text = _pattern(i).sub(_replacer(kind, group, found), text)
     return text, found

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
@@ -49,6 +49,26 @@ class BatchResult:
     @property
     def blocked(self) -> list[GateResult]:
         return [r for r in self.results if r.status == "blocked"]
+
+
+def _blocked_by_requirement(result: GateResult, required: GateResult) -> GateResult:
+    reason = f"not done because {required.write.path} could not be written: {required.reason}"
+    return replace(result, status="blocked", reason=reason)
+
+
+def _with_requirements(checked: list[GateResult]) -> list[GateResult]:
+    """Block every write whose required write (same batch) was blocked by the gate."""
+    by_path = {r.write.path: r for r in checked}
+    out = []
+    for r in checked:
+        need = by_path.get(r.write.requires) if r.write.requires else None
+        if r.ok and r.write.requires and (need is None or not need.ok):
+            missing = need or replace(
+                r, write=replace(r.write, path=r.write.requires), reason="missing from the batch"
+            )
+            r = _blocked_by_requirement(r, missing)
+        out.append(r)
+    return out
 
 
 class Wiki:
@@ -106,17 +126,21 @@ class Wiki:
     ) -> BatchResult:
         if not dry_run:
             self.recover()
-        checked = [self.gate.check(w) for w in writes]
+        checked = _with_requirements([self.gate.check(w) for w in writes])
         if dry_run:
             return BatchResult(tuple(checked), None, subject)
         to_write = [r for r in checked if r.ok]
         source = writes[0].source if writes else "unknown"
         self._journal(source, to_write)
         crash("after_journal")
-        results = []
-        for r in checked:
-            results.append(self.gate.write(r) if r.ok else r)
+        done: dict[str, GateResult] = {}
+        # Writes that others require go first, so a requirement that fails can still stop them.
+        for r in sorted(checked, key=lambda r: r.write.requires is not None):
+            if r.ok and r.write.requires is not None and not done[r.write.requires].ok:
+                r = _blocked_by_requirement(r, done[r.write.requires])
+            done[r.write.path] = self.gate.write(r) if r.ok else r
             crash("mid_write")
+        results = [done[r.write.path] for r in checked]
         written = [r for r in results if r.ok]
         crash("after_write")
         commit = None
@@ -182,14 +206,19 @@ class Wiki:
         return self.home.state(JOURNAL)
 
     def _journal(self, source: str, to_write: Sequence[GateResult]) -> None:
-        entries = [
-            {
-                "path": r.write.path,
-                "old": content_hash(read_current(self.memory_dir, r.write.path)),
-                "new": content_hash(r.content if r.write.operation != "delete" else None),
-            }
-            for r in to_write
-        ]
+        entries = []
+        for r in to_write:
+            old = read_current(self.memory_dir, r.write.path)
+            entries.append(
+                {
+                    "path": r.write.path,
+                    # the content itself: rolling back must restore exactly what was on disk,
+                    # a person's uncommitted edit included, not merely the last commit
+                    "old_content": old,
+                    "old": content_hash(old),
+                    "new": content_hash(r.content if r.write.operation != "delete" else None),
+                }
+            )
         atomic_write(
             self._journal_path(), json.dumps({"source": source, "entries": entries}), 0o600
         )
@@ -219,11 +248,18 @@ class Wiki:
                 if current != entry["new"] or current == entry["old"]:
                     continue  # not ours any more, or nothing to undo
                 committed = self.store.file_at(rel) if self.store.has_commits() else None
+                if content_hash(committed) == entry["new"]:
+                    continue  # the commit was made: its watermark counts these events as done
                 target = os.path.join(self.memory_dir, rel)
-                if committed is None:
-                    os.unlink(target)
+                old = entry.get("old_content")
+                if old is None:
+                    try:
+                        os.unlink(target)
+                    except FileNotFoundError:
+                        pass
                 else:
-                    atomic_write(target, committed)
+                    os.makedirs(os.path.dirname(target), exist_ok=True)
+                    atomic_write(target, old)
                 touched.append(rel)
             if touched:
                 write_index(self.memory_dir)

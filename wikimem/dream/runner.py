@@ -92,6 +92,7 @@ class Overlay:
         self.memory_dir = memory_dir
         self.changed: dict[str, Note | None] = {}
         self.disk: dict[str, str | None] = {}
+        self.moved_to: dict[str, str] = {}  # from path -> to path
 
     def disk_text(self, path: str) -> str | None:
         if path not in self.disk:
@@ -149,6 +150,7 @@ class Overlay:
                     return f"move to {op.to_path}: a note is already there"
                 self.changed[op.to_path] = source.with_changes(path=op.to_path, updated=stamp)
                 self.changed[op.from_path] = None
+                self.moved_to[op.from_path] = op.to_path
         except NoteError as exc:
             return f"{exc} (the note on disk is malformed; fix it by hand first)"
         return None
@@ -161,7 +163,14 @@ class Overlay:
             if before == after or (before is None and after is None):
                 continue
             operation = "delete" if after is None else ("create" if before is None else "update")
-            out.append(MemoryWrite(path, operation, after, "dream", sessions, content_hash(before)))
+            requires = self.moved_to.get(path) if operation == "delete" else None
+            if requires is not None and self.changed.get(requires) is None:
+                requires = None  # the destination was deleted again later in the dream
+            out.append(
+                MemoryWrite(
+                    path, operation, after, "dream", sessions, content_hash(before), requires
+                )
+            )
         return out
 
 
