@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from wikimem import fastjson
+from wikimem import events, fastjson
 from wikimem.home import Home
 
 TYPE_CHECKING = False
@@ -36,30 +36,6 @@ def _watermark(home: Home) -> tuple[dict[str, int], float]:
         return {}, 0.0
 
 
-def pending_events(home: Home, offsets: dict[str, int], enough: int) -> int:
-    """New events behind the watermark, counting only up to `enough`."""
-    count = 0
-    try:
-        names = sorted(n for n in os.listdir(home.events_dir) if n.endswith(".jsonl"))
-    except OSError:
-        return 0
-    for name in reversed(names):  # newest first: that is where new events are
-        path = os.path.join(home.events_dir, name)
-        try:
-            size = os.path.getsize(path)
-            start = offsets.get(name, 0)
-            start = start if start <= size else 0
-            with open(path, "rb") as fh:
-                fh.seek(start)
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    count += chunk.count(b"\n")
-                    if count >= enough:
-                        return count
-        except OSError:
-            continue
-    return count
-
-
 def due(home: Home, settings: dict[str, Any], now: float | None = None) -> bool:
     dream = settings.get("dream", {})
     if not dream.get("auto"):
@@ -74,7 +50,7 @@ def due(home: Home, settings: dict[str, Any], now: float | None = None) -> bool:
     if now - last < float(dream.get("min_interval_minutes", 180)) * 60:
         return False
     needed = int(dream.get("min_new_events", 50))
-    return pending_events(home, offsets, needed) >= needed
+    return events.count_after(home.events_dir, offsets, needed) >= needed
 
 
 def spawn(home: Home) -> None:

@@ -44,6 +44,11 @@ def codex_home() -> str:
     return os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
 
 
+def config_path() -> str:
+    """Codex's config.toml, where trust is recorded."""
+    return os.path.join(codex_home(), "config.toml")
+
+
 def trust_hash(event: str, group: dict[str, Any], handler: dict[str, Any]) -> str:
     timeout = int(handler.get("timeout", 600))
     timeout = min(max(timeout, 1), 3) if event in SHORT_TIMEOUT else max(timeout, 1)

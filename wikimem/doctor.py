@@ -248,7 +248,7 @@ def _python_start_ms() -> float:
 
 def _codex_checks(project_dir: str | None) -> list[Check]:
     out = []
-    config = os.path.join(codextrust.codex_home(), "config.toml")
+    config = codextrust.config_path()
     try:
         with open(config, "rb") as fh:
             data = tomllib.load(fh)

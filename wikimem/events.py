@@ -126,6 +126,26 @@ def list_files(events_dir: str) -> list[str]:
     return sorted(n for n in names if n.endswith(".jsonl"))
 
 
+def count_after(events_dir: str, offsets: dict[str, int], enough: int | None = None) -> int:
+    """Complete records after the given per-file offsets (a file that shrank below its offset
+    was replaced, and counts from its start), newest file first; stops once `enough` are seen."""
+    count = 0
+    for name in reversed(list_files(events_dir)):
+        path = os.path.join(events_dir, name)
+        try:
+            size = os.path.getsize(path)
+            start = offsets.get(name, 0)
+            with open(path, "rb") as fh:
+                fh.seek(start if start <= size else 0)
+                for chunk in iter(lambda: fh.read(1 << 20), b""):
+                    count += chunk.count(b"\n")
+                    if enough is not None and count >= enough:
+                        return count
+        except OSError:
+            continue
+    return count
+
+
 def read_from(path: str, offset: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
     """(end offset, record) for each complete line after `offset`.
 

@@ -227,11 +227,10 @@ def _apply(
         return (not unchanged), None, after_text
     backup = None
     if os.path.exists(path):
-        backup = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
-        n = 1
-        while os.path.exists(backup):
-            backup = f"{backup.split('.wikimem-backup-')[0]}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}-{n}"
-            n += 1
+        stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+        backup, n = stem, 1
+        while os.path.exists(backup):  # two changes within a second keep both originals
+            backup, n = f"{stem}-{n}", n + 1
         with open(backup, "w", encoding="utf-8") as fh:
             fh.write(before_text)
         os.chmod(backup, os.stat(path).st_mode & 0o777)
@@ -283,7 +282,7 @@ def _codex_trust(
 ) -> list[str]:
     """Tell the user about Codex's hook trust, and record it when asked to, or when wikimem's
     previous hooks were trusted (a reinstall that changes their definition keeps that consent)."""
-    config = os.path.join(codextrust.codex_home(), "config.toml")
+    config = codextrust.config_path()
     wanted = codextrust.handler_keys(path, after, only=_ours)
     old = codextrust.handler_keys(path, before, only=_ours)
     trusted = codextrust.read_trusted(config)
@@ -311,7 +310,7 @@ def _codex_trust(
 
 
 def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> None:
-    config = os.path.join(codextrust.codex_home(), "config.toml")
+    config = codextrust.config_path()
     old = codextrust.handler_keys(path, before, only=_ours)
     trusted = codextrust.read_trusted(config)
     ours = [k for k, digest in old.items() if trusted.get(k) == digest]
@@ -324,7 +323,7 @@ def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]
     """Codex keys trust by a handler's position. When our entries come or go, another tool's
     hooks behind them move: the trust the user gave them moves with them (same definition, same
     hash), so wikimem never silently switches off someone else's hook."""
-    config = os.path.join(codextrust.codex_home(), "config.toml")
+    config = codextrust.config_path()
     trusted = codextrust.read_trusted(config)
     if not trusted:
         return

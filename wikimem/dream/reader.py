@@ -32,15 +32,4 @@ def new_events(events_dir: str, mark: Watermark) -> Iterator[tuple[str, int, dic
 
 
 def pending_count(events_dir: str, mark: Watermark) -> int:
-    total = 0
-    for name in events.list_files(events_dir):
-        path = os.path.join(events_dir, name)
-        try:
-            with open(path, "rb") as fh:
-                offset = mark.offset(name)
-                fh.seek(offset if offset <= os.path.getsize(path) else 0)
-                for chunk in iter(lambda: fh.read(1 << 20), b""):
-                    total += chunk.count(b"\n")
-        except OSError:
-            continue
-    return total
+    return events.count_after(events_dir, mark.offsets)
