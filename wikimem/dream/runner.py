@@ -297,10 +297,18 @@ def _run_locked(
     overlay = Overlay(home.memory_dir)
     stamp = now_utc()
     today = stamp[:10]
-    catalog = catalog_of(home.memory_dir) if backend.needs_prompt else {}
+    catalog: dict[str, str] = {}
     index = None
-    if backend.needs_prompt and search is None:
-        index, search = _index_search(home)
+    if backend.needs_prompt:
+        # The index, brought fully up to date, already holds every note's title: the catalogue
+        # comes from it rather than from reading the head of every note again.
+        index, index_search = _index_search(home)
+        search = search or index_search
+        catalog = (
+            dict((row[0], row[1]) for row in index.notes())
+            if index
+            else catalog_of(home.memory_dir)
+        )
     offsets = dict(mark.offsets)
     sessions: dict[str, None] = {}
     projects: dict[str, None] = {}
@@ -378,7 +386,7 @@ def _index_search(home: Home) -> tuple[Index | None, Search | None]:
     """Search hits for the prompt's related notes, from the index (None when it cannot open)."""
     try:
         index = open_index(home.state_dir, home.memory_dir)
-        index.refresh()
+        index.refresh(full=True)
     except (sqlite3.Error, OSError):
         return None, None
 
