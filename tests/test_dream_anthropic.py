@@ -7,6 +7,7 @@ backend's `sleep` records the waits it asked for.
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import httpx2
@@ -389,18 +390,55 @@ def test_from_config_uses_model_tokens_and_retries(monkeypatch: pytest.MonkeyPat
     assert made.name == "anthropic" and made.needs_prompt is True
 
 
+class DeprecatingAPI(ScriptedAPI):
+    """Warns the way the SDK does for a model in its deprecation table, from inside the call.
+
+    The SDK's own table changes between releases (2.15 dropped the model an earlier version of
+    this test relied on), so the test states the warning itself and checks what wikimem does
+    with it.
+    """
+
+    def __init__(self, model: str, *replies: Reply) -> None:
+        super().__init__(*replies)
+        self.model = model
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        warnings.warn(
+            f"The model '{self.model}' is deprecated and will reach end-of-life on "
+            "January 5th, 2026.\nPlease migrate to a newer model.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return super().__call__(request)
+
+
 def test_a_deprecated_model_is_named_in_the_notes(waits: list[float]) -> None:
-    api = ScriptedAPI(message(tool_use([PNPM])))
+    api = DeprecatingAPI("claude-retired-1", message(tool_use([PNPM])))
     old = AnthropicBackend(
-        "claude-sonnet-4-5",
+        "claude-retired-1",
         api_key="sk-ant-test-key",
         sleep=waits.append,
         http_client=httpx2.Client(transport=httpx2.MockTransport(api)),
     )
-    proposal = old.propose(REQUEST, no_note)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing may leak to stderr, where nobody reads it
+        proposal = old.propose(REQUEST, no_note)
 
     assert len(proposal.operations) == 1
-    assert any("'claude-sonnet-4-5' is deprecated" in n and "[dream]" in n for n in proposal.notes)
+    told = [n for n in proposal.notes if "'claude-retired-1' is deprecated" in n]
+    assert len(told) == 1 and "[dream]" in told[0] and "\n" not in told[0]
+
+
+def test_other_warnings_during_the_call_are_not_swallowed(waits: list[float]) -> None:
+    class Warns(ScriptedAPI):
+        def __call__(self, request: httpx2.Request) -> httpx2.Response:
+            warnings.warn("something else", UserWarning, stacklevel=2)
+            return super().__call__(request)
+
+    api = Warns(message(tool_use([PNPM])))
+    with pytest.warns(UserWarning, match="something else"):
+        proposal = backend(api, waits).propose(REQUEST, no_note)
+    assert not any("deprecated" in n for n in proposal.notes)
 
 
 def test_missing_prompt_is_a_backend_error(waits: list[float]) -> None:
