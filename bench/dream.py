@@ -54,8 +54,8 @@ def _put(
     project: str,
     fields: dict[str, object],
 ) -> None:
-    from wikimem.events import append
-    from wikimem.hook import build_record
+    from wikimem.capture.events import append
+    from wikimem.capture.hook import build_record
 
     fields = {"session": sid, "native_event": fields["event"], "cwd": project, **fields}
     append(events_dir, build_record(client, fields, settings))  # type: ignore[arg-type]

@@ -46,8 +46,8 @@ def main() -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 when over budget")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
+    from wikimem.harness.install import hook_command
     from wikimem.home import Home
-    from wikimem.install import hook_command
     from wikimem.layout import init_home
 
     with tempfile.TemporaryDirectory() as tmp:

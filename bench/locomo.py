@@ -102,8 +102,8 @@ def payloads(conv_id: str, conv: dict[str, Any], cwd: str) -> list[dict[str, Any
 
 def build(conv_file: str, work: str) -> tuple[str, float, int]:
     """Replay one conversation and dream; returns (conversation id, seconds, events)."""
+    from wikimem.harness.install import hook_command
     from wikimem.home import Home
-    from wikimem.install import hook_command
     from wikimem.layout import init_home
 
     conv_id = Path(conv_file).stem
@@ -137,7 +137,7 @@ def build(conv_file: str, work: str) -> tuple[str, float, int]:
 
 
 def baseline_texts(conv: dict[str, Any], question: str, budgets: tuple[int, ...]) -> dict[int, str]:
-    from wikimem.index import fts_query
+    from wikimem.recall.index import fts_query
 
     db = sqlite3.connect(":memory:")
     db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter')")
@@ -162,8 +162,8 @@ def baseline_texts(conv: dict[str, Any], question: str, budgets: tuple[int, ...]
 
 def evaluate(work: str) -> dict[str, Any]:
     from wikimem.home import Home
-    from wikimem.index import open_index
-    from wikimem.inject import prompt as inject_prompt
+    from wikimem.recall.index import open_index
+    from wikimem.recall.inject import prompt as inject_prompt
 
     totals = {b: [0, 0] for b in BUDGETS}  # budget -> [wikimem hits, baseline hits]
     by_cat: dict[int, dict[int, list[int]]] = {}

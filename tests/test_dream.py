@@ -21,7 +21,7 @@ from wikimem.dream.ops import Upsert
 from wikimem.dream.runner import run_dream
 from wikimem.dream.watermark import load_state
 from wikimem.home import Home
-from wikimem.notes import parse_note
+from wikimem.wiki.notes import parse_note
 
 CLAUDE_ID = "5e1d0c1a-7d4a-4e9b-9c21-5a6f0d8e4b17"
 CODEX_ID = "019e0000-4c1b-7f30-9a8e-2b6c5d4e3f10"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wikimem.facts import extract, merge_statement, same_subject
+from wikimem.dream.facts import extract, merge_statement, same_subject
 
 SAME = [
     ("I prefer spaces for indentation.", "I prefer tabs for indentation."),

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import REPO
-from wikimem.gate import MemoryWrite, content_hash
 from wikimem.home import Home
-from wikimem.notes import new_note, render_note
-from wikimem.wiki import Wiki
+from wikimem.wiki.batch import Wiki
+from wikimem.wiki.gate import MemoryWrite, content_hash
+from wikimem.wiki.notes import new_note, render_note
 
 PRIVATE_KEY = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAxyz\n-----END RSA PRIVATE KEY-----"
 

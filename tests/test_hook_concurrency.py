@@ -16,7 +16,7 @@ CALLS = 200
 
 def _worker(worker: int, home: str) -> None:
     os.environ["WIKIMEM_HOME"] = home
-    from wikimem.hook import main
+    from wikimem.capture.hook import main
 
     for i in range(CALLS):
         payload = {

@@ -46,7 +46,7 @@ def imported_modules(
     for line in proc.stderr.decode().splitlines():
         if line.startswith("import time:") and "|" in line and "imported package" not in line:
             names.add(line.rsplit("|", 1)[1].strip())
-    assert "wikimem.hook" in names  # the measurement itself works
+    assert "wikimem.capture.hook" in names  # the measurement itself works
     return names
 
 
@@ -78,4 +78,4 @@ def test_logging_only_event_avoids_expensive_modules(home: Path) -> None:
     names = imported_modules("claude", payload("claude_PostToolUse_Bash"))
     top = {n.split(".", 1)[0] for n in names}
     assert not top & set(EXPENSIVE), sorted(top & set(EXPENSIVE))
-    assert "json" not in top and "re" not in top  # see wikimem/fastjson.py and redact.py
+    assert "json" not in top and "re" not in top  # see wikimem/capture/fastjson.py and redact.py

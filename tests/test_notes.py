@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import REPO
-from wikimem import notemeta
-from wikimem.notes import (
+from wikimem.wiki import notemeta
+from wikimem.wiki.notes import (
     NoteError,
     first_sentence,
     new_note,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_repo
-from wikimem.project import project_slug, slug_from_remote
+from wikimem.capture.project import project_slug, slug_from_remote
 
 
 @pytest.mark.parametrize(

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from tests.conftest import make_repo, run_hook
 from wikimem.home import Home
-from wikimem.index import fts_query, open_index, passages
-from wikimem.inject import prompt as inject_prompt
-from wikimem.wiki import Wiki
+from wikimem.recall.index import fts_query, open_index, passages
+from wikimem.recall.inject import prompt as inject_prompt
+from wikimem.wiki.batch import Wiki
 
 NOTES = {
     "profile/preferences.md": (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wikimem.redact import redact, redact_value
+from wikimem.capture.redact import redact, redact_value
 
 # Built at run time so that no secret-shaped literal sits in the repository itself.
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"

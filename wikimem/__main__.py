@@ -12,7 +12,7 @@ import sys
 def main() -> None:
     argv = sys.argv[1:]
     if argv and argv[0] == "hook":
-        from wikimem.hook import main as hook_main
+        from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
     from wikimem.cli import app

@@ -21,8 +21,8 @@ from typing import Any
 
 from wikimem.dream.offline import OfflineBackend
 from wikimem.dream.runner import run_dream
+from wikimem.harness.install import hook_command
 from wikimem.home import Home
-from wikimem.install import hook_command
 from wikimem.layout import init_home
 
 REMOTE = "git@github.com:acme/api.git"

@@ -18,10 +18,9 @@ import time
 import tomllib
 from dataclasses import dataclass
 
-from wikimem import codextrust
-from wikimem.harness import CLIENTS, is_wikimem_command
+from wikimem.harness import CLIENTS, codextrust, is_wikimem_command
+from wikimem.harness.install import WIRING, Installed, config_path, installed
 from wikimem.home import DEFAULT_HOME, Home
-from wikimem.install import WIRING, Installed, config_path, installed
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ def _home_checks(home: Home) -> list[Check]:
 
 def _git_checks(home: Home) -> list[Check]:
     from wikimem.config import load_config
-    from wikimem.gitstore import GitError, Store
+    from wikimem.wiki.gitstore import GitError, Store
 
     try:
         store = Store(home.memory_dir, load_config(home).git)
@@ -98,7 +97,7 @@ def _git_checks(home: Home) -> list[Check]:
 
 
 def _index_checks(home: Home) -> list[Check]:
-    from wikimem.index import open_index
+    from wikimem.recall.index import open_index
 
     try:
         index = open_index(home.state_dir, home.memory_dir)

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 if __name__ == "__main__":
     try:
-        from wikimem.hook import main
+        from wikimem.capture.hook import main
 
         main(sys.argv[1:])
     except BaseException:  # main() fails open itself; this is the last line of defence

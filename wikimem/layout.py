@@ -77,7 +77,7 @@ def init_home(home: Home) -> InitResult:
     created.extend(_init_memory(home, config))
     index_path = home.state("index.sqlite3")
     if not os.path.exists(index_path):
-        from wikimem.index import open_index
+        from wikimem.recall.index import open_index
 
         index = open_index(home.state_dir, home.memory_dir)  # the first prompt finds it warm
         try:
@@ -90,8 +90,8 @@ def init_home(home: Home) -> InitResult:
 
 def _init_memory(home: Home, config: object) -> list[str]:
     from wikimem.config import Config
-    from wikimem.gitstore import GitError, Store
-    from wikimem.indexmd import write_index
+    from wikimem.wiki.gitstore import GitError, Store
+    from wikimem.wiki.indexmd import write_index
 
     assert isinstance(config, Config)
     created = []

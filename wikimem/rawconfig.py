@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from wikimem import fastjson
+from wikimem.capture import fastjson
 from wikimem.errors import WikimemError
 
 TYPE_CHECKING = False

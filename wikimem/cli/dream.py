@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from wikimem.capture.events import utc_timestamp
 from wikimem.cli import (
     HomeOption,
     JsonOption,
@@ -19,7 +20,6 @@ from wikimem.cli import (
     print_json,
 )
 from wikimem.dream.runner import DreamResult, run_dream
-from wikimem.events import utc_timestamp
 
 
 def _show(result: DreamResult) -> None:

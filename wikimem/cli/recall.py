@@ -11,8 +11,8 @@ from rich.table import Table
 from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
-from wikimem.index import Hit, open_index
 from wikimem.rawconfig import load_raw
+from wikimem.recall.index import Hit, open_index
 
 
 def register(app: typer.Typer) -> None:
@@ -80,8 +80,8 @@ def register(app: typer.Typer) -> None:
         home: str | None = HomeOption,
     ) -> None:
         """Print what a hook would inject now (nothing is recorded as given)."""
-        from wikimem.hook import build_record
-        from wikimem.inject import for_event
+        from wikimem.capture.hook import build_record
+        from wikimem.recall.inject import for_event
 
         if what not in ("session-start", "prompt"):
             raise typer.BadParameter("expected session-start or prompt", param_hint="WHAT")
@@ -108,7 +108,7 @@ def register(app: typer.Typer) -> None:
         if client is None:
             console.print(text or "(nothing would be injected)", markup=False, highlight=False)
             return
-        from wikimem.hook import _adapter
+        from wikimem.capture.hook import _adapter
 
         native = {
             "cursor": {"SessionStart": "sessionStart", "UserPromptSubmit": "beforeSubmitPrompt"}

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.harness import CLIENTS
-from wikimem.install import InstallResult, install, uninstall
+from wikimem.harness.install import InstallResult, install, uninstall
 from wikimem.layout import init_home
 from wikimem.status import collect
 
@@ -84,7 +84,7 @@ def register(app: typer.Typer) -> None:
         """The hook entry point harnesses call (reads one JSON payload on stdin; always exits 0)."""
         # `wikimem hook` is dispatched in wikimem.__main__ before typer is imported; this
         # definition only documents it and serves `python -m wikimem.cli`.
-        from wikimem.hook import main
+        from wikimem.capture.hook import main
 
         args = [client] + (["--home", home] if home else [])
         raise typer.Exit(main(args))

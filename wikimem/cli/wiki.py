@@ -24,9 +24,10 @@ from wikimem.cli import (
     print_json,
 )
 from wikimem.errors import WikimemError
-from wikimem.gate import content_hash
-from wikimem.notemeta import read_meta
-from wikimem.remember import (
+from wikimem.wiki.batch import BatchResult, Wiki
+from wikimem.wiki.gate import content_hash
+from wikimem.wiki.notemeta import read_meta
+from wikimem.wiki.remember import (
     check_edit,
     current_project,
     edit_note,
@@ -35,7 +36,6 @@ from wikimem.remember import (
     resolve_path,
     template_for,
 )
-from wikimem.wiki import BatchResult, Wiki
 
 
 def _report(result: BatchResult, json_out: bool) -> None:

@@ -1,7 +1,7 @@
 """The offline dream backend: deterministic, no network, useful on its own (DESIGN §7).
 
 What it distils from a chunk of one project's events:
-  - statements in user prompts (`wikimem.facts`): explicit "remember …"/"note that …" requests,
+  - statements in user prompts (`wikimem.dream.facts`): explicit "remember …"/"note that …" requests,
     preferences and corrections ("always …", "never …", "use X instead of Y", "I prefer …") and
     facts about the user, folded into `profile/preferences.md`, `profile/about.md`, or the
     project's `conventions.md` / `notes.md`; a later statement on the same subject replaces the
@@ -24,10 +24,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem import facts, notemeta
+from wikimem.dream import facts
 from wikimem.dream.base import DreamRequest, Proposal, ReadNote, SessionEvents
 from wikimem.dream.ops import Upsert
 from wikimem.dream.render import clip, error_excerpt, shell_command, shell_outcome, touched_files
+from wikimem.wiki import notemeta
 
 CLIENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor"}
 MAX_SOURCES = 12

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from wikimem.notes import KINDS, NoteError, validate_path
+from wikimem.wiki.notes import KINDS, NoteError, validate_path
 
 MAX_BODY_CHARS = 16000
 

@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from wikimem import events
+from wikimem.capture import events
 from wikimem.dream.watermark import Watermark
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from wikimem import notemeta
+from wikimem.capture.events import list_files
 from wikimem.config import Config, load_config
 from wikimem.dream.base import Backend, BackendError, DreamRequest, SessionEvents
 from wikimem.dream.ops import Delete, Move, Operation, Upsert
@@ -40,14 +40,14 @@ from wikimem.dream.watermark import (
     save_state,
 )
 from wikimem.errors import WikimemError
-from wikimem.events import list_files
-from wikimem.gate import MemoryWrite, content_hash, read_current
 from wikimem.home import Home
-from wikimem.index import Index, open_index
-from wikimem.indexmd import note_paths
 from wikimem.lock import LockBusy, file_lock
-from wikimem.notes import Note, NoteError, new_note, now_utc, parse_note, render_note
-from wikimem.wiki import Wiki
+from wikimem.recall.index import Index, open_index
+from wikimem.wiki import notemeta
+from wikimem.wiki.batch import Wiki
+from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
+from wikimem.wiki.indexmd import note_paths
+from wikimem.wiki.notes import Note, NoteError, new_note, now_utc, parse_note, render_note
 
 OFFLINE_CHUNK_EVENTS = 5000
 Progress = Callable[[int, int], None]

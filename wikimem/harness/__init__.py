@@ -15,7 +15,7 @@ Hook-path package: standard library only.
 
 from __future__ import annotations
 
-from wikimem import fastjson
+from wikimem.capture import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ is kept. `postToolUse` gives `tool_output` as a JSON *string*.
 
 from __future__ import annotations
 
-from wikimem import fastjson
+from wikimem.capture import fastjson
 from wikimem.harness import (
     HookInputError,
     as_text,

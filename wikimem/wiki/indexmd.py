@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
-from wikimem import notemeta
 from wikimem.fsutil import atomic_write
-from wikimem.notes import TOP_FOLDERS, first_sentence
+from wikimem.wiki import notemeta
+from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
 
 HEADER = """\
 # Memory index

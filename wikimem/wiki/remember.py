@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import os
 
-from wikimem import facts
+from wikimem.capture.project import find_repo_root, project_slug
+from wikimem.dream import facts
 from wikimem.errors import WikimemError
-from wikimem.gate import MemoryWrite, content_hash
-from wikimem.notes import new_note, now_utc, parse_note, render_note, resolve_wikilink, today
-from wikimem.project import find_repo_root, project_slug
-from wikimem.wiki import BatchResult, Wiki
+from wikimem.wiki.batch import BatchResult, Wiki
+from wikimem.wiki.gate import MemoryWrite, content_hash
+from wikimem.wiki.notes import (
+    new_note,
+    now_utc,
+    parse_note,
+    render_note,
+    resolve_wikilink,
+    today,
+)
 
 
 def current_project(cwd: str | None = None) -> str | None:

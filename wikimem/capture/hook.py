@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-from wikimem import events, fastjson
+from wikimem.capture import events, fastjson
 from wikimem.harness import CLIENTS, HookInputError, is_wikimem_command
 from wikimem.home import Home, resolve_home
 
@@ -294,8 +294,8 @@ def build_record(
     client: str, fields: dict[str, Any], settings: dict[str, Any], oversized: object = None
 ) -> dict[str, Any]:
     """The normalised record: redacted, truncated, stamped with time and project."""
-    from wikimem.project import project_slug
-    from wikimem.redact import redact, redact_value
+    from wikimem.capture.project import project_slug
+    from wikimem.capture.redact import redact, redact_value
 
     limit = int(settings["events"]["max_output_bytes"])
     prompt_limit = int(settings["events"]["max_prompt_bytes"])
@@ -341,7 +341,7 @@ def build_record(
 def clip(text: str, limit: int, found: list[str]) -> str:
     """Redact, then truncate to `limit` bytes. Redaction runs on a window a little larger than
     what is kept, so a secret straddling the cut is still recognised whole."""
-    from wikimem.redact import redact
+    from wikimem.capture.redact import redact
 
     dropped = 0
     window = 2 * limit + REDACT_MARGIN
@@ -357,7 +357,7 @@ def clip(text: str, limit: int, found: list[str]) -> str:
 
 def clip_value(value: object, limit: int, found: list[str]) -> object:
     """A tool input: strings clipped one by one, then the whole kept under ~limit bytes."""
-    from wikimem.redact import redact_value
+    from wikimem.capture.redact import redact_value
 
     if isinstance(value, str):
         return clip(value, limit, found)
@@ -389,14 +389,14 @@ def _inject(
     home: Home, record: dict[str, Any], settings: dict[str, Any], deadline: float
 ) -> str | None:
     """Memory to inject for this event; None when there is none."""
-    from wikimem.inject import for_event
+    from wikimem.recall.inject import for_event
 
     return for_event(home, record, settings, deadline)
 
 
 def _maybe_dream(home: Home, settings: dict[str, Any]) -> None:
     """Start a detached dream when one is due; never waits for it."""
-    from wikimem.autodream import maybe_dream
+    from wikimem.capture.autodream import maybe_dream
 
     maybe_dream(home, settings)
 

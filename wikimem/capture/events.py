@@ -14,7 +14,7 @@ import fcntl
 import os
 import time
 
-from wikimem import fastjson
+from wikimem.capture import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

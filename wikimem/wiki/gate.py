@@ -29,10 +29,10 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 
+from wikimem.capture.redact import redact
 from wikimem.config import Config, GateCommand
 from wikimem.fsutil import atomic_write
-from wikimem.notes import NoteError, parse_note, validate_path
-from wikimem.redact import redact
+from wikimem.wiki.notes import NoteError, parse_note, validate_path
 
 OPERATIONS = ("create", "update", "delete")
 AUTOMATED_SOURCES = ("dream", "mcp", "import")

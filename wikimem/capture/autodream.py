@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from wikimem import events, fastjson
+from wikimem.capture import events, fastjson
 from wikimem.home import Home
 
 TYPE_CHECKING = False

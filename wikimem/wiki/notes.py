@@ -7,7 +7,7 @@ Contract:
   - `parse_note(path, text)` reads a note strictly (PyYAML through python-frontmatter's handler);
     `render_note(note)` writes it back. Keys a person added to the front matter are kept, in
     their order; the body is kept byte for byte. Our own keys are written in a fixed, regular
-    form that `wikimem.notemeta` can read without PyYAML.
+    form that `wikimem.wiki.notemeta` can read without PyYAML.
   - `[[wikilinks]]` are left as written; `resolve_wikilink` maps one to a note path.
 """
 
@@ -22,8 +22,8 @@ from typing import Any
 import yaml
 from frontmatter.default_handlers import YAMLHandler
 
-from wikimem import notemeta
 from wikimem.errors import WikimemError
+from wikimem.wiki import notemeta
 
 KINDS = ("profile", "project", "tool", "general", "session")
 TOP_FOLDERS = ("profile", "projects", "tools", "general")

@@ -22,7 +22,7 @@ import os
 import sqlite3
 import time
 
-from wikimem import notemeta
+from wikimem.wiki import notemeta
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

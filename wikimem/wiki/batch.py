@@ -18,12 +18,12 @@ from dataclasses import dataclass, field, replace
 
 from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
-from wikimem.gate import Gate, GateResult, MemoryWrite, content_hash, read_current
-from wikimem.gitstore import CommitInfo, Store
 from wikimem.home import Home
-from wikimem.indexmd import note_paths, write_index
 from wikimem.lock import file_lock
-from wikimem.notes import Note, parse_note
+from wikimem.wiki.gate import Gate, GateResult, MemoryWrite, content_hash, read_current
+from wikimem.wiki.gitstore import CommitInfo, Store
+from wikimem.wiki.indexmd import note_paths, write_index
+from wikimem.wiki.notes import Note, parse_note
 
 JOURNAL = "batch-journal.json"
 CrashHook = Callable[[str], None]
@@ -161,7 +161,7 @@ class Wiki:
         """Keep the search index in step, so the next prompt finds what was just written."""
         import sqlite3
 
-        from wikimem.index import open_index
+        from wikimem.recall.index import open_index
 
         try:
             index = open_index(self.home.state_dir, self.memory_dir)

@@ -4,12 +4,12 @@ The hook path (injection) and the search index read notes on every session start
 may not be imported. wikimem writes front matter in a small, regular subset of YAML (plain or
 JSON-quoted scalars, flow lists), and this reader understands that subset plus the common forms a
 person types by hand (single quotes, block lists, comments). Anything else is skipped, never
-fatal; `wikimem.notes` is the strict reader used when writing.
+fatal; `wikimem.wiki.notes` is the strict reader used when writing.
 """
 
 from __future__ import annotations
 
-from wikimem import fastjson
+from wikimem.capture import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

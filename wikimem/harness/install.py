@@ -18,10 +18,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem import codextrust
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, ENTRY_SCRIPT, is_wikimem_command
+from wikimem.harness import CLIENTS, ENTRY_SCRIPT, codextrust, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
 
 SCOPES = ("user", "project")
@@ -105,7 +104,9 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
 
 
 def entry_script() -> str:
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), ENTRY_SCRIPT)
+    # The entry lives at the package's top so installed commands survive reorganising modules.
+    package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(package_dir, ENTRY_SCRIPT)
 
 
 def hook_command(client: str, home: Home) -> str:

@@ -1,0 +1,1 @@
+"""Capture: the hook path. Standard library only; nothing may be imported here."""

@@ -1,0 +1,1 @@
+"""Recall: the search index and injection. Reached from the hook path: import nothing here."""

@@ -1,0 +1,1 @@
+"""The wiki: notes, the write gate, git."""
