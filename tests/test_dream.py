@@ -122,11 +122,12 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
 
     conventions = note(home, "projects/acme-api/conventions.md")
     # the later statement replaced the earlier one on the same subject: merged, not appended
-    assert "Use pnpm instead of npm here." in conventions
-    assert 'replaces "We use npm in this repo."' in conventions
+    assert "- **JS package manager**: Use pnpm instead of npm. ([[" in conventions
+    assert "We use npm" not in conventions
     assert conventions.count("\n- ") == 1
-    facts = note(home, "projects/acme-api/notes.md")
-    assert "The staging database listens on port 5433." in facts
+    facts = note(home, "projects/acme-api/facts.md")
+    assert "The staging database listens on port 5433. ([[projects/acme-api/sessions/" in facts
+    assert "|claude 20" in facts  # provenance: the client and the day, linked to the digest
     assert "I prefer small commits." in note(home, "profile/preferences.md")
 
     commands = note(home, "projects/acme-api/commands.md")
@@ -142,11 +143,13 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     pitfalls = note(home, "projects/acme-api/pitfalls.md")
     assert "`npm test` failed" in pitfalls and "TOKEN_TTL 3600 exceeds provider max 900" in pitfalls
     assert "fixed by editing `src/auth.ts`" in pitfalls
+    assert "I lowered it in src/auth.ts" in pitfalls  # the agent's reason comes along
 
     digest_path = next(
-        (home / "memory" / "projects" / "acme-api" / "sessions").glob(f"*-{CLAUDE_ID[:8]}.md")
+        (home / "memory" / "projects" / "acme-api" / "sessions").glob(f"*-{CLAUDE_ID[:8]}-*.md")
     )
-    assert re.fullmatch(r"\d{4}-\d\d-\d\d-5e1d0c1a\.md", digest_path.name)
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d-5e1d0c1a-[0-9a-f]{6}\.md", digest_path.name)
+    assert f"[[projects/acme-api/sessions/{digest_path.name[:-3]}|" in facts
     digest = parse_note(f"projects/acme-api/sessions/{digest_path.name}", digest_path.read_text())
     assert digest.kind == "session" and digest.sources == (f"claude:{CLAUDE_ID[:8]}",)
     assert "**Asked:** We use npm in this repo." in digest.body
@@ -163,7 +166,8 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     for path in (home / "memory").rglob("*.md"):
         if path.name != "index.md" and ".git" not in path.parts:
             parse_note(str(path.relative_to(home / "memory")), path.read_text())
-    assert "[Commands of acme-api](projects/acme-api/commands.md)" in note(home, "index.md")
+    assert "acme-api commands" in note(home, "index.md")
+    assert "[[projects/acme-api/facts]]" in digest.body  # the digest links the notes it changed
 
 
 def test_second_dream_merges_counts_and_extends_the_digest(

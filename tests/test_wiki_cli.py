@@ -31,18 +31,32 @@ def test_remember_picks_a_path_and_replaces_a_contradicted_preference(home: Path
     out = json.loads(proc.stdout)
     assert out["written"] == [{"path": "profile/preferences.md", "operation": "update"}]
     text = (home / "memory" / "profile" / "preferences.md").read_text()
-    assert "Use spaces instead of tabs." in text and 'replaces "I prefer tabs over spaces."' in text
+    assert "- **Indentation**: Use spaces instead of tabs. (remember 20" in text
+    assert "I prefer tabs" not in text
     assert text.count("\n- ") == 1  # merged, not appended
+    log = json.loads(wikimem("log", "--json").stdout)[0]
+    assert 'Replaces: "I prefer tabs over spaces."' in log.get("body", "") or (
+        'Replaces: "I prefer tabs over spaces."' in _git_body(home)
+    )
+
+
+def _git_body(home: Path) -> str:
+    return subprocess.run(
+        ["git", "-C", str(home / "memory"), "log", "-1", "--format=%B"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
 
 
 def test_remember_in_a_repository_goes_to_the_project(home: Path, tmp_path: Path) -> None:
     repo = make_repo(tmp_path / "api", "git@github.com:acme/api.git")
     proc = wikimem("remember", "The staging database listens on port 5433", cwd=repo)
     assert proc.returncode == 0, proc.stderr
-    text = (home / "memory" / "projects" / "acme-api" / "notes.md").read_text()
+    text = (home / "memory" / "projects" / "acme-api" / "facts.md").read_text()
     assert "The staging database listens on port 5433." in text
     log = wikimem("log", "--json")
-    assert json.loads(log.stdout)[0]["subject"] == "remember: projects/acme-api/notes.md"
+    assert json.loads(log.stdout)[0]["subject"] == "remember: projects/acme-api/facts.md"
 
 
 def test_remember_with_explicit_path_and_project(home: Path) -> None:
@@ -56,7 +70,7 @@ def test_remember_with_explicit_path_and_project(home: Path) -> None:
     assert (
         wikimem("remember", "Deploys go out on Tuesdays", "--project", "acme-web").returncode == 0
     )
-    assert (home / "memory" / "projects" / "acme-web" / "notes.md").exists()
+    assert (home / "memory" / "projects" / "acme-web" / "facts.md").exists()
 
 
 def test_remember_bad_path_is_one_line_error(home: Path) -> None:
@@ -165,14 +179,14 @@ def test_show_list_log_diff(home: Path) -> None:
     show = wikimem("show", "profile/preferences")
     assert show.returncode == 0 and "title: Preferences" in show.stdout
     listed = json.loads(wikimem("list", "--json").stdout)
-    assert [r["path"] for r in listed] == ["profile/preferences.md", "projects/acme-api/notes.md"]
+    assert [r["path"] for r in listed] == ["profile/preferences.md", "projects/acme-api/facts.md"]
     assert [r["path"] for r in json.loads(wikimem("list", "projects/", "--json").stdout)] == [
-        "projects/acme-api/notes.md"
+        "projects/acme-api/facts.md"
     ]
     log = json.loads(wikimem("log", "-n", "2", "--json").stdout)
-    assert len(log) == 2 and log[0]["subject"] == "remember: projects/acme-api/notes.md"
+    assert len(log) == 2 and log[0]["subject"] == "remember: projects/acme-api/facts.md"
     diff = wikimem("diff")
-    assert "+- Staging is on port 5433." in diff.stdout
+    assert "+- **Staging port**: Staging is on port 5433. (remember 20" in diff.stdout
     assert wikimem("show", "nope").returncode == 1
     assert "Traceback" not in wikimem("diff", "no-such-rev").stderr
 

@@ -48,7 +48,7 @@ def test_claude_to_codex(
     }
     assert all(r["project"] == "acme-api" for r in events)
     wikimem("dream", "--backend", "offline")
-    assert "5433" in (isolated_home / "memory" / "projects" / "acme-api" / "notes.md").read_text()
+    assert "5433" in (isolated_home / "memory" / "projects" / "acme-api" / "facts.md").read_text()
 
     ask = rc_codex.run_session(
         None,

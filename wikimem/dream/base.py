@@ -51,6 +51,8 @@ class DreamRequest:
     sessions: tuple[SessionEvents, ...]
     today: str
     prompt: Prompt | None = None  # built only for backends that read it
+    # Note paths under a folder prefix, as the wiki stands before this chunk (None: unknown).
+    listing: Callable[[str], list[str]] | None = None
 
 
 @dataclass(frozen=True)

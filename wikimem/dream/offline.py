@@ -1,18 +1,19 @@
 """The offline dream backend: deterministic, no network, useful on its own (DESIGN §7).
 
-What it distils from a chunk of one project's events:
-  - statements in user prompts (`wikimem.dream.facts`): explicit "remember …"/"note that …" requests,
-    preferences and corrections ("always …", "never …", "use X instead of Y", "I prefer …") and
-    facts about the user, folded into `profile/preferences.md`, `profile/about.md`, or the
-    project's `conventions.md` / `notes.md`; a later statement on the same subject replaces the
-    earlier one;
-  - shell commands that worked (test, build, lint, format, install, run), counted, in
+What it distils from a chunk of one project's events, session by session:
+  - statements in prompts (`wikimem.dream.statements`) become claims (`wikimem.dream.claims`):
+    one standalone line each, with its provenance (client, day, a link to the session digest),
+    in the note of its scope and kind: the person's `profile/about.md` and
+    `profile/preferences.md`, the project's `conventions.md` and `facts.md`, or
+    `general/notes.md`. A newer claim on the same subject replaces the older one wherever it sits
+    in that scope (a changed value keeps "was OLD until DATE"); a retraction removes it;
+  - shell commands that worked, counted, one-off variants folded (`wikimem.dream.commands`), in
     `projects/<slug>/commands.md`;
-  - files edited most often, and session activity, in `projects/<slug>/overview.md`;
-  - a failing command later followed by the same command passing, with what was edited in
-    between and the agent's explanation, as a pitfall in `projects/<slug>/pitfalls.md`;
-  - one bounded digest per session, `projects/<slug>/sessions/YYYY-MM-DD-<id8>.md`: what was
-    asked, what was done, what came of it.
+  - a failing command, then the change that made it pass, with the agent's reason
+    (`wikimem.dream.pitfalls`), in `projects/<slug>/pitfalls.md`;
+  - files edited most often, session activity and links to the project's notes, in
+    `projects/<slug>/overview.md`;
+  - one bounded digest per session (`wikimem.dream.digest`), linked to the notes it changed.
 Generated tables and lists sit between `<!-- wikimem:… -->` markers; text a person writes outside
 them is kept.
 """
@@ -21,98 +22,37 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
-from wikimem.dream import facts
+from wikimem.dream import claims, commands, dates, digest, pitfalls, statements
 from wikimem.dream.base import DreamRequest, Proposal, ReadNote, SessionEvents
 from wikimem.dream.ops import Upsert
-from wikimem.dream.render import clip, error_excerpt, shell_command, shell_outcome, touched_files
+from wikimem.dream.placement import placement, scope_paths
+from wikimem.dream.render import shell_command, shell_outcome, touched_files
 from wikimem.wiki import notemeta
 
-CLIENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "cursor": "Cursor"}
 MAX_SOURCES = 12
-DIGEST_MAX = 12000
-TURN_TEXT = 600
-MAX_COMMAND_ROWS = 25
 MAX_FILES = 15
-
-COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (kind, re.compile(pattern))
-    for kind, pattern in (
-        (
-            "test",
-            r"\b(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|ctest|tox|nox|unittest)\b|"
-            r"\b(?:go|cargo|mix|dotnet|gradle|mvn|bun|deno|swift|zig) test\b|"
-            r"\b(?:npm|pnpm|yarn)(?: run)? test\b|\bmake (?:test|check)\b|\btest\.sh\b",
-        ),
-        (
-            "lint",
-            r"\b(?:ruff check|ruff|eslint|flake8|pylint|mypy|pyright|golangci-lint|clippy|rubocop|"
-            r"shellcheck|tsc --noEmit|stylelint)\b|\b(?:npm|pnpm|yarn)(?: run)? (?:lint|typecheck)\b|"
-            r"\bmake lint\b|\bprettier --check\b|\bblack --check\b",
-        ),
-        (
-            "format",
-            r"\b(?:black|prettier|ruff format|gofmt|cargo fmt|rustfmt|isort|clang-format)\b|"
-            r"\b(?:npm|pnpm|yarn)(?: run)? format\b",
-        ),
-        (
-            "install",
-            r"\b(?:npm|pnpm|yarn|bun) (?:install|i|ci|add)\b|^(?:yarn|pnpm i)$|"
-            r"\bpip3? install\b|\b(?:poetry|pdm) install\b|\buv (?:sync|pip install)\b|"
-            r"\bbundle install\b|\bgo mod (?:download|tidy)\b|\bcargo fetch\b|\bapt(?:-get)? install\b",
-        ),
-        (
-            "build",
-            r"\b(?:npm|pnpm|yarn|bun)(?: run)? build\b|\b(?:cargo|go|dotnet|swift|zig) build\b|"
-            r"\bmake\b|\bcmake\b|\btsc\b|\bwebpack\b|\bvite build\b|\bmvn (?:package|install|compile)\b|"
-            r"\bgradle(?:w)? (?:build|assemble)\b|\bpython3? -m build\b|\bdocker build\b",
-        ),
-        (
-            "run",
-            r"\b(?:npm|pnpm|yarn|bun)(?: run)? (?:start|dev|serve)\b|\b(?:cargo|go) run\b|"
-            r"\b(?:flask|uvicorn|gunicorn|rails|django-admin|manage\.py)\b|\bdocker compose up\b|"
-            r"\bpython3? -m \w+|\bnode \S+\.(?:js|mjs|ts)\b",
-        ),
-    )
-)
-_ROW = re.compile(
-    r"^\| `(?P<cmd>.+)` \| (?P<kind>\w+) \| (?P<ok>\d+) \| (?P<failed>\d+) \| (?P<last>[\d-]+) \|$"
-)
-_FILE_ROW = re.compile(r"^- `(?P<path>.+)` \((?P<n>\d+) edits?\)$")
-_ACTIVITY = re.compile(
-    r"Sessions recorded: (?P<n>\d+) \((?P<clients>[^)]*)\); last active (?P<last>[\d-]+)\."
-)
-
-
-def command_kind(command: str) -> str | None:
-    for kind, pattern in COMMAND_KINDS:
-        if pattern.search(command):
-            return kind
-    return None
-
-
-def _section(body: str, name: str) -> tuple[str, str, str] | None:
-    """(before, inside, after) of a `<!-- wikimem:name -->` … `<!-- /wikimem:name -->` block."""
-    start, end = f"<!-- wikimem:{name} -->", f"<!-- /wikimem:{name} -->"
-    i = body.find(start)
-    j = body.find(end, i + 1) if i != -1 else -1
-    if i == -1 or j == -1:
-        return None
-    return body[: i + len(start)], body[i + len(start) : j], body[j:]
+MAX_HUB_SESSIONS = 5
+Listing = Callable[[str], list[str]]
 
 
 def _set_section(body: str, name: str, inside: str, default_body: str) -> str:
-    found = _section(body, name)
+    found = digest.section(body, name)
     if found is None:
         body = (
             default_body
             if not body.strip()
             else body.rstrip("\n") + "\n\n" + default_body.split("\n\n", 1)[-1]
         )
-        found = _section(body, name)
-        assert found is not None
+        found = digest.section(body, name)
+        if found is None:  # the default lacks the section: append it
+            body = f"{body.rstrip()}\n\n<!-- wikimem:{name} -->\n<!-- /wikimem:{name} -->\n"
+            found = digest.section(body, name)
+            assert found is not None
     before, _, after = found
     return f"{before}\n{inside.strip()}\n{after}"
 
@@ -137,6 +77,7 @@ class WorkingNote:
 @dataclass
 class NoteSet:
     read: ReadNote
+    listing: Listing | None = None
     notes: dict[str, WorkingNote] = field(default_factory=dict)
 
     def get(self, path: str, title: str, kind: str, tags: list[str]) -> WorkingNote:
@@ -159,6 +100,19 @@ class NoteSet:
             self.notes[path] = note
         return note
 
+    def existing(self, path: str) -> WorkingNote | None:
+        """A note that exists (on disk or made in this pass), without creating it."""
+        if path in self.notes:
+            return self.notes[path]
+        if self.read(path) is None:
+            return None
+        return self.get(path, path, "", [])
+
+    def under(self, prefix: str) -> list[str]:
+        found = set(self.listing(prefix)) if self.listing else set()
+        found.update(p for p in self.notes if p.startswith(prefix))
+        return sorted(found)
+
     def operations(self) -> list[Upsert]:
         return [
             Upsert(
@@ -175,10 +129,29 @@ class NoteSet:
 
 
 @dataclass
-class _Turn:
-    asked: str = ""
-    did: list[str] = field(default_factory=list)
-    answered: str = ""
+class SessionWork:
+    """What one session's pass has done so far: for retractions and the digest's links."""
+
+    s: SessionEvents
+    project: str
+    link: str | None
+    claims: list[tuple[str, str]] = field(default_factory=list)  # (path, claim text)
+    changed: list[str] = field(default_factory=list)
+
+    def touched(self, path: str) -> None:
+        if path not in self.changed:
+            self.changed.append(path)
+
+
+def _day(record: dict[str, Any]) -> str:
+    return str(record.get("ts", ""))[:10]
+
+
+def _date(day: str) -> date | None:
+    try:
+        return date.fromisoformat(day)
+    except ValueError:
+        return None
 
 
 class OfflineBackend:
@@ -186,101 +159,196 @@ class OfflineBackend:
     needs_prompt = False
 
     def propose(self, request: DreamRequest, read: ReadNote) -> Proposal:
-        notes = NoteSet(read)
+        notes = NoteSet(read, request.listing)
         project = request.project
         for s in request.sessions:
-            self._statements(s, notes, project)
-            self._commands(s, notes, project)
-            self._overview(s, notes, project)
-            self._pitfalls(s, notes, project)
-            self._digest(s, notes, project)
+            turns = digest.turns_of(s.events)
+            path = self._digest_path(s, notes, project) if turns else None
+            work = SessionWork(s, project, path[:-3] if path else None)
+            self._statements(work, notes)
+            self._commands(work, notes)
+            self._pitfalls(work, notes)
+            self._overview(work, notes)
+            if path is not None:
+                self._digest(work, notes, path, turns)
         return Proposal(tuple(notes.operations()))
 
     # -- statements ----------------------------------------------------------------------------
 
-    def _statements(self, s: SessionEvents, notes: NoteSet, project: str) -> None:
+    def _statements(self, work: SessionWork, notes: NoteSet) -> None:
+        s = work.s
+        project = work.project if work.project != "unknown" else None
         for r in s.events:
             prompt = r.get("prompt")
             if r.get("event") != "UserPromptSubmit" or not isinstance(prompt, str):
                 continue
-            for statement in facts.extract(prompt):
-                place = facts.placement(statement, project if project != "unknown" else None)
+            day = _day(r)
+            for st in statements.extract(prompt, _date(day), in_project=project is not None):
+                if st.kind == "retraction":
+                    self._retract(work, notes, st, project)
+                    continue
+                place = placement(st, project)
+                provenance = claims.Provenance(s.client, day, work.link)
+                claim = claims.Claim(st.text, claims.subject_label(st.text), provenance)
+                for other in scope_paths(notes.under, place, project):
+                    if other == place.path:
+                        continue
+                    note = notes.existing(other)
+                    if note is None:
+                        continue
+                    body, removed = claims.remove_superseded(note.body, claim)
+                    if removed:
+                        self._changed(work, note, body)
+                if place.kind != "profile" and project:
+                    self._supersede_in_profile(work, notes, claim, project)
                 note = notes.get(place.path, place.title, place.kind, [])
-                provenance = f"{str(r.get('ts', ''))[:10]} in {s.source}"
-                body = note.body if note.body.strip() else ""
-                new_body, _ = facts.merge_statement(body, statement.text, provenance)
-                if new_body != note.body:
-                    note.body = new_body
-                    note.changed = True
-                    note.add_source(s.source)
+                folded = claims.fold(note.body, claim, today=day)
+                if folded.changed:
+                    self._changed(work, note, folded.body)
+                work.claims.append((place.path, st.text))
+
+    def _supersede_in_profile(
+        self, work: SessionWork, notes: NoteSet, claim: claims.Claim, project: str
+    ) -> None:
+        """A project claim replaces a profile claim that was said in this same project (it was
+        about the project all along); the person's habits from elsewhere stay."""
+        for path in notes.under("profile/"):
+            note = notes.existing(path)
+            if note is None:
+                continue
+            lines = note.body.split("\n")
+            drop = [
+                i
+                for i, c in claims.claims_in(note.body)
+                if c.provenance is not None
+                and (c.provenance.link or "").startswith(f"projects/{project}/")
+                and claims.supersedes(claim.text, c.text)
+            ]
+            if drop:
+                for i in reversed(drop):
+                    del lines[i]
+                self._changed(work, note, "\n".join(lines))
+
+    def _retract(
+        self,
+        work: SessionWork,
+        notes: NoteSet,
+        st: statements.Statement,
+        project: str | None,
+    ) -> None:
+        if not st.target:
+            if not work.claims:
+                return  # "forget that" with nothing said before it in this session
+            path, text = work.claims.pop()
+            note = notes.existing(path)
+            if note is None:
+                return
+            lines = note.body.split("\n")
+            for i, c in reversed(claims.claims_in(note.body)):
+                if claims.strip_history(c.text) == claims.strip_history(text) or c.text == text:
+                    del lines[i]
+                    self._changed(work, note, "\n".join(lines))
+                    return
+            return
+        target = dates.resolve(st.target, _date(str(work.s.events[-1].get("ts", ""))[:10]))
+        prefixes = ["profile/"] + ([f"projects/{project}/"] if project else ["general/"])
+        for prefix in prefixes:
+            for path in notes.under(prefix):
+                if "/sessions/" in path:
+                    continue
+                note = notes.existing(path)
+                if note is None:
+                    continue
+                body, removed = claims.retract(note.body, target)
+                if removed:
+                    self._changed(work, note, body)
+
+    def _changed(self, work: SessionWork, note: WorkingNote, body: str) -> None:
+        if body == note.body:
+            return
+        note.body = body
+        note.changed = True
+        note.add_source(work.s.source)
+        work.touched(note.path)
 
     # -- commands that worked ------------------------------------------------------------------
 
-    def _commands(self, s: SessionEvents, notes: NoteSet, project: str) -> None:
-        stats: dict[str, list[Any]] = {}
+    def _commands(self, work: SessionWork, notes: NoteSet) -> None:
+        s, project = work.s, work.project
+        runs: dict[str, commands.Row] = {}
         for r in s.events:
             if r.get("event") not in ("PostToolUse", "PostToolUseFailure"):
                 continue
             command = shell_command(r)
             if not command or len(command) > 200:
                 continue
-            kind = command_kind(command)
+            kind = commands.command_kind(command)
             if kind is None:
                 continue
-            entry = stats.setdefault(command, [kind, 0, 0, ""])
+            row = runs.setdefault(command, commands.Row(command, kind, 0, 0, ""))
             if shell_outcome(r) == "failed":
-                entry[2] += 1
+                row.failed += 1
             else:
-                entry[1] += 1
-                entry[3] = max(entry[3], str(r.get("ts", ""))[:10])
-        if not any(v[1] for v in stats.values()):
+                row.ok += 1
+                row.last = max(row.last, _day(r))
+        if not any(row.ok for row in runs.values()):
             return
-        note = notes.get(
-            f"projects/{project}/commands.md",
-            f"Commands of {project}",
-            "project",
-            [project, "commands"],
-        )
-        rows: dict[str, list[Any]] = {}
-        found = _section(note.body, "commands")
-        for line in (found[1] if found else "").splitlines():
-            m = _ROW.match(line.strip())
-            if m:
-                rows[m["cmd"]] = [m["kind"], int(m["ok"]), int(m["failed"]), m["last"]]
-        for command, (kind, ok, failed, last) in stats.items():
-            row = rows.setdefault(command, [kind, 0, 0, ""])
-            row[1] += ok
-            row[2] += failed
-            row[3] = max(row[3], last)
-        shown = sorted(
-            ((c, v) for c, v in rows.items() if v[1] > 0), key=lambda cv: (-cv[1][1], cv[0])
-        )[:MAX_COMMAND_ROWS]
-        table = ["| command | kind | ok runs | failed runs | last ok |", "|---|---|---|---|---|"]
-        table += [f"| `{_cell(c)}` | {v[0]} | {v[1]} | {v[2]} | {v[3] or '-'} |" for c, v in shown]
+        path = f"projects/{project}/commands.md"
+        existing = notes.existing(path)
+        found = digest.section(existing.body, "commands") if existing else None
+        table = commands.merge_table(found[1] if found else "", runs)
+        if table is None:
+            return
+        note = notes.get(path, f"{project} commands", "project", [project, "commands"])
         default = (
             f"Commands that worked in {project}, most used first. Kept by `wikimem dream`; write "
             "freely outside the table.\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
         )
-        note.body = _set_section(note.body, "commands", "\n".join(table), default)
-        note.changed = True
-        note.add_source(s.source)
+        self._changed(work, note, _set_section(note.body, "commands", table, default))
 
-    # -- overview: activity and files ----------------------------------------------------------
+    # -- pitfalls: a failure, then what made it pass --------------------------------------------
 
-    def _overview(self, s: SessionEvents, notes: NoteSet, project: str) -> None:
+    def _pitfalls(self, work: SessionWork, notes: NoteSet) -> None:
+        s, project = work.s, work.project
+        found = pitfalls.find_pitfalls(s.events)
+        if not found:
+            return
+        note = notes.get(
+            f"projects/{project}/pitfalls.md",
+            f"{project} pitfalls",
+            "project",
+            [project, "pitfalls"],
+        )
+        body = note.body or (
+            f"Failures seen in {project} and what fixed them. Kept by `wikimem dream`; a newer "
+            "entry on the same command replaces the older one.\n"
+        )
+        day = _day(s.events[-1])
+        for p in found:
+            claim = claims.Claim(
+                pitfalls.pitfall_text(p), "", claims.Provenance(s.client, day, work.link)
+            )
+            body = claims.fold(body, claim, today=day, same=pitfalls.same_pitfall).body
+        self._changed(work, note, body)
+
+    # -- overview: activity, files, the project's notes ----------------------------------------
+
+    def _overview(self, work: SessionWork, notes: NoteSet) -> None:
+        s, project = work.s, work.project
         edits: Counter[str] = Counter()
         for r in s.events:
             if r.get("event") == "PostToolUse":
                 edits.update(touched_files(r))
-        note = notes.get(f"projects/{project}/overview.md", project, "project", [project])
+        path = f"projects/{project}/overview.md"
+        note = notes.get(path, f"{project} overview", "project", [project])
         default = (
-            f"Project **{project}**. Kept by `wikimem dream`; write freely outside the marked parts.\n\n"
-            "<!-- wikimem:activity -->\n<!-- /wikimem:activity -->\n\n## Frequently touched files\n\n"
-            "<!-- wikimem:files -->\n<!-- /wikimem:files -->\n"
+            f"Project **{project}**. Kept by `wikimem dream`; write freely outside the marked parts."
+            "\n\n<!-- wikimem:activity -->\n<!-- /wikimem:activity -->\n\n## Frequently touched files"
+            "\n\n<!-- wikimem:files -->\n<!-- /wikimem:files -->\n\n## Notes\n\n"
+            "<!-- wikimem:links -->\n<!-- /wikimem:links -->\n"
         )
-        if not note.body.strip():
-            note.body = default
-        activity = _section(note.body, "activity")
+        body = note.body if note.body.strip() else default
+        activity = digest.section(body, "activity")
         count, clients, last = 0, Counter[str](), ""
         if activity:
             m = _ACTIVITY.search(activity[1])
@@ -290,244 +358,91 @@ class OfflineBackend:
                     name, _, n = part.strip().rpartition(" ")
                     if name and n.isdigit():
                         clients[name] = int(n)
-        if self._existing_digest(s, notes, project) is None:  # first time this session is seen
-            count += 1
-            clients[CLIENT_NAMES.get(s.client, s.client)] += 1
-        last = max(last, max((str(r.get("ts", ""))[:10] for r in s.events), default=""))
+        if work.link is None or notes.read(work.link + ".md") is None:
+            count += 1  # first time this session is seen
+            clients[digest.client_name(s.client)] += 1
+        last = max(last, max((_day(r) for r in s.events), default=""))
         summary = ", ".join(f"{name} {n}" for name, n in sorted(clients.items()))
-        note.body = _set_section(
-            note.body,
+        body = _set_section(
+            body,
             "activity",
             f"Sessions recorded: {count} ({summary}); last active {last}.",
             default,
         )
         if edits:
             files: Counter[str] = Counter()
-            found = _section(note.body, "files")
+            found = digest.section(body, "files")
             for line in (found[1] if found else "").splitlines():
-                m = _FILE_ROW.match(line.strip())
-                if m:
-                    files[m["path"]] = int(m["n"])
+                fm = _FILE_ROW.match(line.strip())
+                if fm:
+                    files[fm["path"]] = int(fm["n"])
             files.update(edits)
             top = sorted(files.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_FILES]
             listing = "\n".join(f"- `{p}` ({n} edit{'s' if n != 1 else ''})" for p, n in top)
-            note.body = _set_section(note.body, "files", listing, default)
-        note.changed = True
-        note.add_source(s.source)
+            body = _set_section(body, "files", listing, default)
+        body = _set_section(body, "links", self._hub(notes, project, work), default)
+        self._changed(work, note, body)
 
-    # -- pitfalls: a failure, then the same command passing ------------------------------------
+    def _hub(self, notes: NoteSet, project: str, work: SessionWork) -> str:
+        prefix = f"projects/{project}/"
+        living = [
+            p
+            for p in notes.under(prefix)
+            if "/sessions/" not in p and not p.endswith("/overview.md")
+        ]
+        for p in work.changed:
+            if p.startswith(prefix) and "/sessions/" not in p and p not in living:
+                living.append(p)
+        sessions = [p for p in notes.under(f"{prefix}sessions/")]
+        if work.link and f"{work.link}.md" not in sessions:
+            sessions.append(f"{work.link}.md")
+        recent = sorted(sessions)[-MAX_HUB_SESSIONS:]
+        parts = [f"[[{p[:-3]}]]" for p in sorted(living)]
+        if recent:
+            parts.append("recent sessions: " + ", ".join(f"[[{p[:-3]}]]" for p in reversed(recent)))
+        return " · ".join(parts) if parts else "(none yet)"
 
-    def _pitfalls(self, s: SessionEvents, notes: NoteSet, project: str) -> None:
-        failing: dict[str, tuple[str, list[str]]] = {}
-        found: list[list[Any]] = []  # [command, excerpt, files, explanation]
-        for r in s.events:
-            event = r.get("event")
-            if event in ("Stop", "AssistantMessage") and isinstance(r.get("message"), str):
-                for entry in found:
-                    if not entry[3]:
-                        entry[3] = _first_sentences(r["message"], 2)  # the agent explains its fix
-                continue
-            if event not in ("PostToolUse", "PostToolUseFailure"):
-                continue
-            command = shell_command(r)
-            if command:
-                outcome = shell_outcome(r)
-                if outcome == "failed":
-                    failing.setdefault(command, (error_excerpt(r), []))
-                elif command in failing:
-                    excerpt, files = failing.pop(command)
-                    found.append([command, excerpt, files, ""])
-                continue
-            for pending in failing.values():
-                pending[1].extend(f for f in touched_files(r) if f not in pending[1])
-        if not found:
-            return
-        note = notes.get(
-            f"projects/{project}/pitfalls.md",
-            f"Pitfalls in {project}",
-            "project",
-            [project, "pitfalls"],
+    # -- the session digest --------------------------------------------------------------------
+
+    def _digest_path(self, s: SessionEvents, notes: NoteSet, project: str) -> str:
+        found = digest.find_digest(notes.under(f"projects/{project}/sessions/"), project, s.session)
+        if found is not None:
+            return found
+        return digest.digest_path(project, _day(s.events[0]) or "0000-00-00", s.session)
+
+    def _digest(
+        self, work: SessionWork, notes: NoteSet, path: str, turns: list[digest.Turn]
+    ) -> None:
+        s, project = work.s, work.project
+        first_ts = str(s.events[0].get("ts", ""))
+        title = f"{project} session {first_ts[:10]} · {digest.client_name(s.client)} {digest.short_id(s.session)}"
+        note = notes.get(path, title, "session", ["session", s.client, project])
+        blocks = digest.turn_blocks(note.body) if note.body else []
+        said_on = _date(first_ts[:10])
+        blocks += [digest.render_turn(t, lambda text: dates.annotate(text, said_on)) for t in turns]
+        outcome = next((t.answered for t in reversed(turns) if t.answered), "")
+        started = digest.started_at(note.body) or first_ts[11:16]
+        ended = str(s.events[-1].get("ts", ""))[11:16]
+        header = (
+            f"{digest.client_name(s.client)} session in {project}, {first_ts[:10]}, "
+            f"{started}–{ended} UTC. Session id: `{s.session}`."
         )
-        body = (
-            note.body
-            if note.body.strip()
-            else (
-                f"Failures seen in {project} and what fixed them. Kept by `wikimem dream`; a newer entry on "
-                "the same failure replaces the older one.\n\n"
-            )
+        changed = list(
+            dict.fromkeys([*digest.links_of(note.body), *(p[:-3] for p in work.changed)])
         )
-        when = f"{str(s.events[-1].get('ts', ''))[:10]} in {s.source}"
-        for command, excerpt, files, explanation in found:
-            text = f"`{command}` failed"
-            if excerpt:
-                text += f" ({clip(excerpt, 200)})"
-            if files:
-                text += f"; fixed by editing {', '.join(f'`{f}`' for f in files[:4])}"
-            text += "."
-            if explanation:
-                text += f" {explanation}"
-            body, _ = facts.merge_statement(body, clip(text, 500), when, verb="seen")
+        body = digest.render_digest(
+            header,
+            blocks,
+            outcome or digest.outcome_of(note.body),
+            project,
+            [f"{p}.md" for p in changed if not p.endswith("/overview")],
+        )
         note.body = body
         note.changed = True
         note.add_source(s.source)
 
-    # -- the session digest --------------------------------------------------------------------
 
-    def _digest_path(
-        self, s: SessionEvents, notes: NoteSet, project: str, date: str
-    ) -> tuple[str, bool]:
-        """(path, whether it is this session's) for a digest named by date and the session id's
-        first 8 characters (DESIGN §7). Codex ids are time-ordered (UUIDv7), so two sessions
-        started within a minute share those 8: the second gets 4 more characters."""
-        base = f"projects/{project}/sessions/{date}-{_id8(s.session)}"
-        for path in (f"{base}.md", f"{base}-{_id8(s.session[8:])[:4]}.md"):
-            note = notes.notes.get(path)
-            text = None if note is not None else notes.read(path)
-            if note is None and text is None:
-                return path, False
-            owner = _digest_owner(note.body if note is not None else text or "")
-            if owner in (None, s.session):
-                return path, True
-        return f"{base}-{_id8(s.session[8:])}.md", False
-
-    def _existing_digest(self, s: SessionEvents, notes: NoteSet, project: str) -> str | None:
-        dates = sorted({str(r.get("ts", ""))[:10] for r in s.events if r.get("ts")})
-        for date in dates:
-            path, ours = self._digest_path(s, notes, project, date)
-            if ours:
-                return path
-        return None
-
-    def _digest(self, s: SessionEvents, notes: NoteSet, project: str) -> None:
-        turns = _turns(s.events)
-        if not turns:
-            return
-        existing = self._existing_digest(s, notes, project)
-        first_ts = str(s.events[0].get("ts", ""))
-        path = existing or self._digest_path(s, notes, project, first_ts[:10])[0]
-        # The title stays short: it is searched with every passage of the digest, and a session's
-        # first prompt would make all of them match its words.
-        title = (
-            f"Session {first_ts[:10]} · {CLIENT_NAMES.get(s.client, s.client)} {_id8(s.session)}"
-        )
-        note = notes.get(path, title, "session", ["session", s.client, project])
-        blocks = _turn_blocks(note.body) if note.existed or note.body else []
-        blocks += [_render_turn(t) for t in turns]
-        outcome = next((t.answered for t in reversed(turns) if t.answered), "")
-        started = _turns_started(note.body) or first_ts[11:16]
-        ended = str(s.events[-1].get("ts", ""))[11:16]
-        header = (
-            f"{CLIENT_NAMES.get(s.client, s.client)} session in {project}, {first_ts[:10]}, "
-            f"{started}–{ended} UTC. Session id: `{s.session}`."
-        )
-        note.body = _digest_body(header, blocks, outcome or _outcome_of(note.body))
-        note.changed = True
-        note.add_source(s.source)
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _id8(session: str) -> str:
-    cleaned = re.sub(r"[^a-z0-9]", "", session.lower())
-    return (cleaned[:8] or "session").ljust(4, "0")
-
-
-def _first_sentences(text: str, n: int) -> str:
-    parts = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
-    return clip(" ".join(parts[:n]), 300) if text.strip() else ""
-
-
-def _turns(records: tuple[dict[str, Any], ...]) -> list[_Turn]:
-    turns: list[_Turn] = []
-    current: _Turn | None = None
-    for r in records:
-        event = r.get("event")
-        if event == "UserPromptSubmit" and isinstance(r.get("prompt"), str):
-            current = _Turn(asked=r["prompt"])
-            turns.append(current)
-            continue
-        if current is None:
-            current = _Turn()
-            turns.append(current)
-        if event in ("Stop", "AssistantMessage") and isinstance(r.get("message"), str):
-            current.answered = r["message"]
-        elif event in ("PostToolUse", "PostToolUseFailure"):
-            command = shell_command(r)
-            outcome = shell_outcome(r)
-            if command:
-                detail = f"ran `{clip(command, 120)}` ({outcome if outcome != 'unknown' else 'ran'}"
-                if outcome == "failed":
-                    excerpt = error_excerpt(r, 120)
-                    detail += f": {excerpt}" if excerpt else ""
-                current.did.append(detail + ")")
-            else:
-                files = touched_files(r)
-                if files:
-                    current.did.append(f"edited {', '.join(f'`{f}`' for f in files[:3])}")
-        elif event == "PostCompact" and isinstance(r.get("summary"), str):
-            current.did.append(f"compacted the context ({clip(r['summary'], 200)})")
-    return [t for t in turns if t.asked or t.did or t.answered]
-
-
-def _render_turn(t: _Turn) -> str:
-    lines = []
-    if t.asked:
-        lines.append(f"**Asked:** {clip(t.asked, TURN_TEXT)}")
-    if t.did:
-        did = "; ".join(_dedupe(t.did))
-        lines.append(f"**Did:** {clip(did, TURN_TEXT)}")
-    if t.answered:
-        lines.append(f"**Answered:** {clip(t.answered, TURN_TEXT)}")
-    return "- " + "\n  ".join(lines)
-
-
-def _dedupe(items: list[str]) -> list[str]:
-    out: list[str] = []
-    for item in items:
-        if not out or out[-1] != item:
-            out.append(item)
-    return out
-
-
-def _turn_blocks(body: str) -> list[str]:
-    found = _section(body, "turns")
-    if not found:
-        return []
-    blocks: list[str] = []
-    for line in found[1].strip("\n").split("\n"):
-        if line.startswith("- "):
-            blocks.append(line)
-        elif blocks and line.strip():
-            blocks[-1] += "\n" + line
-    return [b for b in blocks if not b.startswith("- … ")]
-
-
-def _digest_owner(body: str) -> str | None:
-    m = re.search(r"Session id: `([^`]+)`", body)
-    return m.group(1) if m else None
-
-
-def _turns_started(body: str) -> str | None:
-    m = re.search(r", (\d\d:\d\d)–\d\d:\d\d UTC\.", body)
-    return m.group(1) if m else None
-
-
-def _outcome_of(body: str) -> str:
-    m = re.search(r"## Outcome\n\n(.+?)\s*$", body, re.DOTALL)
-    return m.group(1).strip() if m else ""
-
-
-def _digest_body(header: str, blocks: list[str], outcome: str) -> str:
-    kept = list(blocks)
-    omitted = 0
-    while sum(len(b) + 1 for b in kept) > DIGEST_MAX - 1500 and len(kept) > 4:
-        kept.pop(2)  # keep how it started and how it went on; drop the middle
-        omitted += 1
-    if omitted:
-        kept.insert(2, f"- … {omitted} turn{'s' if omitted != 1 else ''} omitted …")
-    parts = [header, "", "## Turns", "", "<!-- wikimem:turns -->", *kept, "<!-- /wikimem:turns -->"]
-    if outcome:
-        parts += ["", "## Outcome", "", clip(outcome, 1000)]
-    return "\n".join(parts) + "\n"
+_ACTIVITY = re.compile(
+    r"Sessions recorded: (?P<n>\d+) \((?P<clients>[^)]*)\); last active (?P<last>[\d-]+)\."
+)
+_FILE_ROW = re.compile(r"^- `(?P<path>.+)` \((?P<n>\d+) edits?\)$")

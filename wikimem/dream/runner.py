@@ -93,6 +93,7 @@ class Overlay:
         self.changed: dict[str, Note | None] = {}
         self.disk: dict[str, str | None] = {}
         self.moved_to: dict[str, str] = {}  # from path -> to path
+        self.listed: dict[str, frozenset[str]] = {}
 
     def disk_text(self, path: str) -> str | None:
         if path not in self.disk:
@@ -104,6 +105,27 @@ class Overlay:
             note = self.changed[path]
             return render_note(note) if note is not None else None
         return self.disk_text(path)
+
+    def under(self, prefix: str) -> list[str]:
+        """Note paths under `prefix` (a folder ending in /), as the wiki will be."""
+        if prefix not in self.listed:  # the disk does not change while the dream runs
+            on_disk: set[str] = set()
+            base = os.path.join(self.memory_dir, prefix)
+            for dirpath, dirnames, filenames in os.walk(base):
+                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+                rel_dir = os.path.relpath(dirpath, self.memory_dir).replace(os.sep, "/")
+                for name in filenames:
+                    if name.endswith(".md") and not name.startswith("."):
+                        on_disk.add(f"{rel_dir}/{name}" if rel_dir != "." else name)
+            self.listed[prefix] = frozenset(on_disk)
+        found = set(self.listed[prefix])
+        for path, note in self.changed.items():
+            if path.startswith(prefix):
+                if note is None:
+                    found.discard(path)
+                else:
+                    found.add(path)
+        return sorted(found)
 
     def note(self, path: str) -> Note | None:
         if path in self.changed:
@@ -334,7 +356,7 @@ def _run_locked(
                 )
                 result.prompt_chars.append(prompt.size)
             proposal = backend.propose(
-                DreamRequest(project, tuple(group), today, prompt), overlay.read
+                DreamRequest(project, tuple(group), today, prompt, overlay.under), overlay.read
             )
             result.notes.extend(proposal.notes)
             result.rejected.extend((r.path, r.reason) for r in proposal.rejected)

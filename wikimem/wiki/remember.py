@@ -9,13 +9,17 @@ Each is one gated batch and one commit.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug
-from wikimem.dream import facts
+from wikimem.dream import claims, statements
+from wikimem.dream.placement import placement, scope_paths
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash
 from wikimem.wiki.notes import (
+    Note,
     new_note,
     now_utc,
     parse_note,
@@ -41,27 +45,89 @@ def resolve_path(wiki: Wiki, given: str) -> str:
     return text if text.endswith(".md") else f"{text}.md"
 
 
-def fold(
-    wiki: Wiki, text: str, *, path: str | None, project: str | None, provenance: str
-) -> tuple[str, str, str | None, str]:
-    """(path, new content, replaced statement or None, base hash) for one remembered text."""
-    statements = facts.extract(text)
-    statement = statements[0] if statements else facts.Statement("fact", facts.clean(text), False)
-    if path is None:
-        place = facts.placement(statement, project)
-        path, title, kind = place.path, place.title, place.kind
-    else:
-        title, kind = path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize(), None
-    current = wiki.read(path)
-    base = content_hash(current)
-    if current is None:
-        body, replaced = facts.merge_statement("", statement.text, provenance)
-        note = new_note(path, title, body, kind=kind, sources=())
-    else:
-        note = parse_note(path, current)
-        body, replaced = facts.merge_statement(note.body, statement.text, provenance)
-        note = note.with_changes(body=body, updated=now_utc())
-    return path, render_note(note), replaced, base
+def _statements(text: str, project: str | None) -> list[statements.Statement]:
+    said_on = date.fromisoformat(today())
+    found = [
+        st
+        for st in statements.extract(text, said_on, in_project=project is not None)
+        if st.kind != "retraction"
+    ]
+    if found:
+        return found
+    # A person asked for exactly this to be remembered: keep it even when it reads like nothing
+    # the dream would pick up.
+    cleaned = statements.clean(text, said_on)
+    scope = "project" if project else "general"
+    return [statements.Statement("fact", cleaned, scope, explicit=True)]
+
+
+def plan(
+    wiki: Wiki, text: str, *, path: str | None, project: str | None, source: str = "remember"
+) -> tuple[list[MemoryWrite], list[str], str]:
+    """The writes that fold `text` into the wiki: the note each statement belongs in (or
+    `path`), and the claims it supersedes elsewhere in the same scope removed. Returns (writes,
+    replaced statements, the main note's path)."""
+    stamp = now_utc()
+    day = stamp[:10]
+    bodies: dict[str, Note] = {}
+    bases: dict[str, str] = {}
+    created: set[str] = set()
+    replaced: list[str] = []
+    main = ""
+
+    def load(rel: str, title: str, kind: str | None) -> Note:
+        if rel not in bodies:
+            current = wiki.read(rel)
+            bases[rel] = content_hash(current)
+            if current is None:
+                bodies[rel] = new_note(rel, title, "", kind=kind, sources=())
+                created.add(rel)
+            else:
+                bodies[rel] = parse_note(rel, current)
+        return bodies[rel]
+
+    existing = list(wiki.paths())
+    for st in _statements(text, project):
+        if path is None:
+            place = placement(st, project)
+            rel, title, kind = place.path, place.title, place.kind
+        else:
+            rel, title, kind = path, _title_of(path), None
+        main = main or rel
+        claim = claims.Claim(st.text, claims.subject_label(st.text), claims.Provenance(source, day))
+        if path is None:
+            for other in scope_paths(_lister(existing), place, project):
+                if other == rel:
+                    continue
+                note = load(other, other, None)
+                body, removed = claims.remove_superseded(note.body, claim)
+                if removed:
+                    bodies[other] = note.with_changes(body=body, updated=stamp)
+                    replaced.extend(removed)
+        note = load(rel, title, kind)
+        folded = claims.fold(note.body, claim, today=day)
+        if folded.replaced:
+            replaced.append(folded.replaced)
+        if folded.changed:
+            bodies[rel] = note.with_changes(body=folded.body, updated=stamp)
+    writes = []
+    for rel, note in bodies.items():
+        content = render_note(note)
+        if rel not in created and content == wiki.read(rel):
+            continue
+        if rel in created and not note.body.strip():
+            continue
+        operation = "create" if rel in created else "update"
+        writes.append(MemoryWrite(rel, operation, content, source, (), bases[rel]))
+    return writes, replaced, main
+
+
+def _title_of(path: str) -> str:
+    return path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
+
+
+def _lister(paths: list[str]) -> Callable[[str], list[str]]:
+    return lambda prefix: [p for p in paths if p.startswith(prefix)]
 
 
 def remember(
@@ -70,12 +136,9 @@ def remember(
     if not text.strip():
         raise WikimemError("nothing to remember: the text is empty")
     rel = resolve_path(wiki, path) if path else None
-    rel, content, replaced, base = fold(
-        wiki, text, path=rel, project=project, provenance=f"{today()} via wikimem remember"
-    )
-    write = MemoryWrite(rel, "create" if not base else "update", content, "remember", (), base)
-    body = f'Replaces: "{replaced}"' if replaced else ""
-    return wiki.commit_writes([write], f"remember: {rel}", body=body)
+    writes, replaced, main = plan(wiki, text, path=rel, project=project)
+    body = "\n".join(f'Replaces: "{r}"' for r in replaced)
+    return wiki.commit_writes(writes, f"remember: {main}", body=body)
 
 
 def forget(wiki: Wiki, path: str) -> BatchResult:

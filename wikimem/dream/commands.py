@@ -1,0 +1,150 @@
+"""Commands that work in a project: a counted table, kept by the dream, free of one-off variants.
+
+Contract: `command_kind` classifies a shell command as test, lint, format, install, build or run
+(anything else is not a project command worth keeping). `shape` folds the parts of a command that
+change from one run to the next (numbers, hashes, ids, quoted text) into placeholders, so
+`backfill --dry-run --limit 163` and `… --limit 262` are one row, shown as `… --limit <n>` once a
+second variant is seen. A command seen once with such a part is a one-off and is not kept.
+`merge_table` folds one session's counts into the table text of the note.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_ROWS = 25
+COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern))
+    for kind, pattern in (
+        (
+            "test",
+            r"\b(?:pytest|py\.test|jest|vitest|mocha|rspec|phpunit|ctest|tox|nox|unittest)\b|"
+            r"\b(?:go|cargo|mix|dotnet|gradle|mvn|bun|deno|swift|zig) test\b|"
+            r"\b(?:npm|pnpm|yarn)(?: run)? test\b|\bmake (?:test|check)\b|\btest\.sh\b",
+        ),
+        (
+            "lint",
+            r"\b(?:ruff check|ruff|eslint|flake8|pylint|mypy|pyright|golangci-lint|clippy|rubocop|"
+            r"shellcheck|tsc --noEmit|stylelint)\b|\b(?:npm|pnpm|yarn|bun)(?: run)? (?:lint|typecheck)\b|"
+            r"\bmake (?:lint|typecheck)\b|\bprettier --check\b|\bblack --check\b",
+        ),
+        (
+            "format",
+            r"\b(?:black|prettier|ruff format|gofmt|cargo fmt|rustfmt|isort|clang-format)\b|"
+            r"\b(?:npm|pnpm|yarn|bun)(?: run)? format\b",
+        ),
+        (
+            "install",
+            r"\b(?:npm|pnpm|yarn|bun) (?:install|i|ci|add)\b|^(?:yarn|pnpm i)$|"
+            r"\bpip3? install\b|\b(?:poetry|pdm) install\b|\buv (?:sync|pip install)\b|"
+            r"\bbundle install\b|\bgo mod (?:download|tidy)\b|\bcargo fetch\b|\bapt(?:-get)? install\b",
+        ),
+        (
+            "build",
+            r"\b(?:npm|pnpm|yarn|bun)(?: run)? build\b|\b(?:cargo|go|dotnet|swift|zig) build\b|"
+            r"\bmake\b|\bcmake\b|\btsc\b|\bwebpack\b|\bvite build\b|\bmvn (?:package|install|compile)\b|"
+            r"\bgradle(?:w)? (?:build|assemble)\b|\bpython3? -m build\b|\bdocker build\b",
+        ),
+        (
+            "run",
+            r"\b(?:npm|pnpm|yarn|bun)(?: run)? (?:start|dev|serve)\b|\b(?:cargo|go) run\b|"
+            r"\b(?:flask|uvicorn|gunicorn|rails|django-admin|manage\.py)\b|\bdocker compose up\b|"
+            r"\bpython3? -m \w+|\bnode \S+\.(?:js|mjs|ts)\b",
+        ),
+    )
+)
+_VARIABLE = re.compile(
+    r"(?P<q>\"[^\"]*\"|'[^']*')|"
+    r"(?P<uuid>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)|"
+    r"(?P<hex>\b[0-9a-f]{7,40}\b)|"
+    r"(?P<date>\b\d{4}-\d\d-\d\d(?:T[\d:.]+Z?)?\b)|"
+    r"(?P<n>(?<![\w.])\d+(?![\w.]))",
+    re.IGNORECASE,
+)
+_ROW = re.compile(
+    r"^\| `(?P<cmd>.+)` \| (?P<kind>\w+) \| (?P<ok>\d+) \| (?P<failed>\d+) \| (?P<last>[\d-]+) \|$"
+)
+HEADER = ["| command | kind | ok runs | failed runs | last ok |", "|---|---|---|---|---|"]
+
+
+def command_kind(command: str) -> str | None:
+    for kind, pattern in COMMAND_KINDS:
+        if pattern.search(command):
+            return kind
+    return None
+
+
+def shape(command: str) -> str:
+    """`command` with its run-to-run parts as placeholders (`<n>`, `<id>`, `<date>`, `<text>`)."""
+
+    def placeholder(m: re.Match[str]) -> str:
+        if m["q"]:
+            return "<text>"
+        if m["uuid"] or (m["hex"] and re.search(r"\d", m["hex"])):
+            return "<id>"
+        if m["hex"]:
+            return m["hex"]
+        if m["date"]:
+            return "<date>"
+        return "<n>"
+
+    return _VARIABLE.sub(placeholder, command)
+
+
+def is_variable(command: str) -> bool:
+    return shape(command) != command
+
+
+@dataclass
+class Row:
+    command: str
+    kind: str
+    ok: int
+    failed: int
+    last: str
+
+
+def parse_table(text: str) -> dict[str, Row]:
+    rows: dict[str, Row] = {}
+    for line in text.splitlines():
+        m = _ROW.match(line.strip())
+        if m:
+            command = m["cmd"].replace("\\|", "|")
+            rows[command] = Row(command, m["kind"], int(m["ok"]), int(m["failed"]), m["last"])
+    return rows
+
+
+def merge_table(existing: str, runs: dict[str, Row]) -> str | None:
+    """The table text with one session's `runs` (command → counts) folded in; None when
+    nothing worth a row was run."""
+    rows = parse_table(existing)
+    by_shape: dict[str, str] = {shape(c): c for c in rows}
+    for command, run in runs.items():
+        key = shape(command)
+        known = by_shape.get(key)
+        if known is None:
+            rows[command] = Row(command, run.kind, run.ok, run.failed, run.last)
+            by_shape[key] = command
+            continue
+        row = rows.pop(known)
+        # a second variant of one command: keep its shape, not either run's values
+        name = known if known == command else key
+        rows[name] = Row(
+            name, row.kind, row.ok + run.ok, row.failed + run.failed, max(row.last, run.last)
+        )
+        by_shape[key] = name
+    kept = [
+        r
+        for r in rows.values()
+        if r.ok > 0 and not (is_variable(r.command) and r.ok + r.failed < 2)
+    ]
+    if not kept:
+        return None
+    kept.sort(key=lambda r: (-r.ok, r.command))
+    lines = [*HEADER]
+    lines += [
+        f"| `{r.command.replace('|', chr(92) + '|')}` | {r.kind} | {r.ok} | {r.failed} | {r.last or '-'} |"
+        for r in kept[:MAX_ROWS]
+    ]
+    return "\n".join(lines)
