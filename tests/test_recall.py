@@ -112,7 +112,7 @@ def test_session_start_injects_profile_and_project_standing_notes(home: Path, pr
     assert text.startswith('<memory source="wikimem">') and text.endswith("</memory>")
     assert "### profile/preferences.md — Preferences" in text and "Use pnpm, never npm" in text
     order = [
-        text.index(f"### projects/acme-api/{n}.md") for n in ("overview", "commands", "pitfalls")
+        text.index(f"### projects/acme-api/{n}.md") for n in ("commands", "pitfalls", "overview")
     ]
     assert order == sorted(order)  # by importance
     assert "sessions/" not in text  # never the digests
@@ -475,3 +475,67 @@ def test_an_odd_front_matter_value_does_not_turn_injection_off(home: Path, proje
     assert (
         "Use pnpm, never npm" in json.loads(start.stdout)["hookSpecificOutput"]["additionalContext"]
     )
+
+
+SCOPED = {
+    "projects/acme-api/facts.md": (
+        "acme-api facts",
+        "project",
+        "- **Metrics collector port**: The metrics collector runs on port 9300 (was 9102 until "
+        "2026-11-30). ([[projects/acme-api/sessions/2026-11-30-0199a2b3-3fa2c1|codex 2026-11-30]])\n"
+        "- Releases are cut with `make release` from main. (claude 2026-11-20)\n",
+    ),
+    "projects/acme-api/sessions/2026-11-28-proj-session-1-aaaaaa.md": (
+        "acme-api session",
+        "session",
+        "- **Asked:** by the way, the metrics collector runs on port 9102 here\n",
+    ),
+    "projects/acme-api/sessions/2026-11-29-proj-session-2-bbbbbb.md": (
+        "acme-api session",
+        "session",
+        "- **Asked:** the grafana dashboards for the collector are under ops/grafana\n",
+    ),
+    "projects/beta-web/facts.md": (
+        "beta-web facts",
+        "project",
+        "- Releases are tagged by CI after the changelog check. (codex 2026-11-21)\n",
+    ),
+}
+
+
+def test_a_prompt_is_given_only_its_projects_notes_unless_it_names_another(
+    home: Path, project: str
+) -> None:
+    seed(home, {**NOTES, **SCOPED})
+    proc = run_hook("claude", prompt_payload("how are releases cut?", project, "s-scope"))
+    text = context_of(proc)
+    assert "make release" in text
+    assert "changelog check" not in text and "beta-web" not in text  # no cross-project bleed
+    named = context_of(
+        run_hook("claude", prompt_payload("how does beta-web cut releases?", project, "s-named"))
+    )
+    assert "changelog check" in named
+
+
+def test_living_claims_come_first_and_stale_history_is_not_offered(
+    home: Path, project: str
+) -> None:
+    seed(home, {**NOTES, **SCOPED})
+    text = context_of(
+        run_hook(
+            "claude",
+            prompt_payload("which port does the metrics collector use?", project, "s-port"),
+        )
+    )
+    assert "port 9300 (was 9102 until 2026-11-30)" in text
+    assert "(codex, 2026-11-30)" in text and "[[" not in text  # provenance, compact
+    assert "runs on port 9102 here" not in text  # the superseded digest line is not given
+
+
+def test_digests_answer_when_no_living_note_does(home: Path, project: str) -> None:
+    seed(home, {**NOTES, **SCOPED})
+    text = context_of(
+        run_hook("claude", prompt_payload("where are the grafana dashboards?", project, "s-dash"))
+    )
+    assert "ops/grafana" in text
+    assert "make release" not in text  # a weak match is not given just because it fits

@@ -332,19 +332,37 @@ class Index:
             return count
         return int(row[0])
 
-    def search(self, query: str, limit: int = 20, project: str | None = None) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        limit: int = 20,
+        project: str | None = None,
+        *,
+        scoped: bool = False,
+        named: Iterable[str] = (),
+    ) -> list[Hit]:
+        """Best passages for `query`, the current `project`'s ranked higher. With `scoped`, only
+        what a session in `project` may be given (DESIGN §8, `wikimem.recall.scope`): shared
+        notes, the project's own, and those of projects in `named`."""
         terms = self.selective_terms(query)
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        where = "passages MATCH ?"
+        args: list[object] = [match]
+        if scoped:
+            owners = [p for p in dict.fromkeys([project or "", *named]) if p]
+            where += " AND (n.project = ''" + "".join(" OR n.project = ?" for _ in owners) + ")"
+            args.extend(owners)
         sql = (
             "SELECT p.path, p.ordinal, p.heading, p.body, bm25(passages, "
             + ", ".join(str(w) for w in WEIGHTS)
             + ") AS score, n.title, n.kind, n.project, n.updated "
-            "FROM passages p JOIN notes n ON n.path = p.path WHERE passages MATCH ? ORDER BY score LIMIT ?"
+            f"FROM passages p JOIN notes n ON n.path = p.path WHERE {where} ORDER BY score LIMIT ?"
         )
+        args.append(max(limit * 4, 40))
         try:
-            rows = self.db.execute(sql, (match, max(limit * 4, 40))).fetchall()
+            rows = self.db.execute(sql, args).fetchall()
         except sqlite3.OperationalError:
             return []
         hits = [Hit(*row) for row in rows]
@@ -352,6 +370,11 @@ class Index:
             hit.score = -hit.bm25 * (1.5 if project and hit.project == project else 1.0)
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
+
+    def projects(self) -> list[str]:
+        """Every project slug with a note in the wiki."""
+        rows = self.db.execute("SELECT DISTINCT project FROM notes WHERE project != ''")
+        return [str(r[0]) for r in rows]
 
 
 class Hit:
