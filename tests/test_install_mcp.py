@@ -196,7 +196,7 @@ def test_claude_plugin_enabled_warns_about_two_servers(isolated_home: Path) -> N
 def test_is_ours() -> None:
     assert is_ours({"command": "/venv/bin/python3", "args": ["-P", "-m", "wikimem", "mcp"]})
     assert is_ours({"command": "wikimem", "args": ["mcp"]})
-    assert is_ours({"command": "/plugin/hooks/wikimem-mcp", "args": ["mcp"]})
+    assert is_ours({"command": "/plugin/hooks/wikimem-hook", "args": ["mcp"]})
     assert not is_ours({"command": "wikimem-other", "args": ["serve"]})
     assert not is_ours({"command": "python3", "args": ["-m", "mcp_wikimem"]})
     assert not is_ours("wikimem mcp")

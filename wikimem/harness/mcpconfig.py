@@ -82,7 +82,7 @@ def is_ours(entry: object) -> bool:
         if isinstance(command, str) and isinstance(args, list):
             words = [command, *(a for a in args if isinstance(a, str))]
             names = [os.path.basename(w) for w in words]
-            return "mcp" in words and ("wikimem" in names or "wikimem-mcp" in names)
+            return "mcp" in words and ("wikimem" in names or "wikimem-hook" in names)
     return False
 
 
