@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import uuid
@@ -150,3 +151,31 @@ def test_plugin_and_wikimem_install_together_record_each_event_once(
     # the memory was given once, not once per registration
     last = json.dumps(run["api_requests"][-1], ensure_ascii=False)
     assert last.count("blue-green on Fly") == 1
+
+
+def test_codex_installs_the_plugin_from_its_marketplace(
+    rc_codex: ModuleType, user_home: Path, tmp_path: Path
+) -> None:
+    """The real Codex CLI reads the repository's marketplace, installs the plugin and loads its
+    MCP server definition. (A Codex session with plugin hooks is not driven here: the shared
+    Codex driver turns plugins off.)"""
+    plugin = tmp_path / "plugin"
+    for rel in (".codex-plugin", "hooks", ".agents"):
+        shutil.copytree(REPO / rel, plugin / rel)
+    shutil.copy(REPO / ".codex-mcp.json", plugin / ".codex-mcp.json")
+    env = {**os.environ, "HOME": str(user_home), "CODEX_HOME": str(user_home / ".codex")}
+    (user_home / ".codex").mkdir(exist_ok=True)
+
+    def codex(*args: str) -> str:
+        proc = subprocess.run(
+            [rc_codex.CODEX_BIN, *args], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return proc.stdout
+
+    codex("plugin", "marketplace", "add", str(plugin))
+    assert "Added plugin `wikimem`" in codex("plugin", "add", "wikimem@wikimem")
+    listed = codex("plugin", "list")
+    assert "wikimem@wikimem" in listed and "installed, enabled" in listed
+    servers = codex("mcp", "list")
+    assert "wikimem" in servers and "hooks/wikimem-hook" in servers
