@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from mcp import Client, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from tests.conftest import make_repo
 from wikimem.home import Home
@@ -29,7 +29,7 @@ TOOLS = {
 }
 
 
-def session(home: Path, cwd: Path, body: Callable[[Client], Awaitable[None]]) -> None:
+def session(home: Path, cwd: Path, body: Callable[[ClientSession], Awaitable[None]]) -> None:
     env = {
         k: os.environ[k]
         for k in ("HOME", "WIKIMEM_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "PATH")
@@ -41,14 +41,17 @@ def session(home: Path, cwd: Path, body: Callable[[Client], Awaitable[None]]) ->
     )
 
     async def run() -> None:
+        # stdio_client + ClientSession: the SDK's client API since 1.x, so the oldest 2.x the
+        # package allows is tested the same way
         with anyio.fail_after(60):
-            async with Client(params) as client:
+            async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+                await client.initialize()
                 await body(client)
 
     anyio.run(run)
 
 
-async def call(client: Client, tool: str, **args: Any) -> tuple[bool, Any]:
+async def call(client: ClientSession, tool: str, **args: Any) -> tuple[bool, Any]:
     """(is_error, structured result or the error text)."""
     result = await client.call_tool(tool, args)
     text = result.content[0].text if result.content else ""  # type: ignore[union-attr]
@@ -74,7 +77,7 @@ def test_search_read_write_delete_recent_over_stdio(home: Path, tmp_path: Path) 
     project = make_repo(tmp_path / "api", remote="git@github.com:acme/api.git")
     seen: dict[str, Any] = {}
 
-    async def body(client: Client) -> None:
+    async def body(client: ClientSession) -> None:
         listed = await client.list_tools()
         seen["tools"] = {t.name for t in listed.tools}
         seen["search"] = await call(client, "memory_search", query="how do deploys go out")
@@ -130,7 +133,7 @@ def test_a_blocked_write_is_reported_as_a_tool_error(home: Path, tmp_path: Path)
     before = git_log(home)
     seen: dict[str, Any] = {}
 
-    async def body(client: Client) -> None:
+    async def body(client: ClientSession) -> None:
         seen["write"] = await call(client, "memory_write", text="We deploy on Tuesdays")
 
     session(home, make_repo(tmp_path / "api"), body)
