@@ -45,7 +45,8 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
 
 def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -> int:
     """Run one hook invocation; always returns 0."""
-    client, home_arg = _parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = list(sys.argv[1:] if argv is None else argv)
+    client, home_arg = _parse_args(args)
     home = resolve_home(home_arg)
     seconds = _deadline_seconds()
     armed = _arm_timer(seconds)
@@ -56,7 +57,9 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
             raise HookInputError(f"unknown client {client!r}; expected one of {', '.join(CLIENTS)}")
         if in_stream is None:
             raise HookInputError("stdin is closed")
-        output = handle(client, home, in_stream.read, time.monotonic() + seconds, os.environ)
+        output = handle(
+            client, home, in_stream.read, time.monotonic() + seconds, os.environ, "--plugin" in args
+        )
     except BaseException as exc:  # fail-open: the agent must never see us break
         _disarm_timer(armed)  # first: the alarm must not fire inside the error handling
         armed = False
@@ -206,11 +209,18 @@ def _salvage(head: bytes, total: int) -> dict[str, Any]:
 
 
 def handle(
-    client: str, home: Home, read: Any, deadline: float, env: Mapping[str, str]
+    client: str,
+    home: Home,
+    read: Any,
+    deadline: float,
+    env: Mapping[str, str],
+    plugin: bool = False,
 ) -> str | None:
     payload, _ = read_payload(read)
     if payload is None:
         raise HookInputError("empty stdin")
+    if plugin and _installed_hook_runs_too(client, payload, env):
+        return None  # `wikimem install`'s hook records and injects this event (harness/plugin.py)
     if client == "claude" and env.get("CURSOR_VERSION") and _from_cursor(payload):
         client = _cursor_running_claude_hook(payload, env)
         if client == "":
@@ -237,6 +247,13 @@ def handle(
         context = None
     rendered: str | None = adapter.render(fields["native_event"], fields["event"], context)
     return rendered
+
+
+def _installed_hook_runs_too(client: str, payload: dict[str, Any], env: Mapping[str, str]) -> bool:
+    from wikimem.harness.plugin import installed_covers
+
+    native = payload.get("hook_event_name")
+    return isinstance(native, str) and installed_covers(client, native, payload, env)
 
 
 def _settings(home: Home, client: str) -> dict[str, Any]:

@@ -81,7 +81,7 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, recall, setup, wiki
+    from wikimem.cli import demo, dream, mcp, recall, setup, wiki
 
     setup.register(app)
     setup.register_doctor(app)
@@ -89,6 +89,7 @@ def _register() -> None:
     dream.register(app)
     recall.register(app)
     demo.register(app)
+    mcp.register(app)
 
 
 _register()

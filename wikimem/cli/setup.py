@@ -11,6 +11,7 @@ from rich.table import Table
 from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.harness import CLIENTS
 from wikimem.harness.install import InstallResult, install, uninstall
+from wikimem.harness.mcpconfig import McpResult, install_mcp, uninstall_mcp
 from wikimem.layout import init_home
 from wikimem.status import collect
 
@@ -21,6 +22,10 @@ ProjectDirOption = Annotated[
     typer.Option("--project-dir", help="Project root for --scope project (default: cwd)"),
 ]
 DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Show the change, write nothing.")]
+McpOption = Annotated[
+    bool,
+    typer.Option("--mcp", help="Also register (uninstall: remove) the `wikimem mcp` server."),
+]
 
 
 def _check_client(client: str) -> None:
@@ -39,7 +44,7 @@ def _human(n: int) -> str:
     return f"{n} B"
 
 
-def _show_result(result: InstallResult, verb: str) -> None:
+def _show_result(result: InstallResult | McpResult, verb: str) -> None:
     if result.dry_run:
         diff = difflib.unified_diff(
             result.before.splitlines(keepends=True),
@@ -50,8 +55,9 @@ def _show_result(result: InstallResult, verb: str) -> None:
         text = "".join(diff)
         console.print(text if text else f"{result.path}: no change", markup=False, highlight=False)
     elif result.changed:
-        console.print(f"{verb}: {result.client} hooks in {result.path}", markup=False)
-        if result.events:
+        what = "MCP server" if isinstance(result, McpResult) else "hooks"
+        console.print(f"{verb}: {result.client} {what} in {result.path}", markup=False)
+        if isinstance(result, InstallResult) and result.events:
             console.print(f"  events: {', '.join(result.events)}", markup=False)
         if result.backup:
             console.print(f"  backup: {result.backup}", markup=False)
@@ -104,6 +110,7 @@ def register(app: typer.Typer) -> None:
                 "(otherwise Codex skips them until you trust them in /hooks).",
             ),
         ] = False,
+        mcp: McpOption = False,
         home: str | None = HomeOption,
     ) -> None:
         """Wire wikimem's hooks into a harness config, keeping every other entry."""
@@ -113,6 +120,8 @@ def register(app: typer.Typer) -> None:
             init_home(the_home)
         result = install(client, the_home, scope, project_dir, dry_run, trust)
         _show_result(result, "installed")
+        if mcp:
+            _show_result(install_mcp(client, the_home, scope, project_dir, dry_run), "installed")
 
     @app.command("uninstall")
     @handle_errors
@@ -121,12 +130,15 @@ def register(app: typer.Typer) -> None:
         scope: ScopeOption = "user",
         project_dir: ProjectDirOption = None,
         dry_run: DryRunOption = False,
+        mcp: McpOption = False,
         home: str | None = HomeOption,
     ) -> None:
         """Remove exactly wikimem's hooks from a harness config."""
         _check_client(client)
         result = uninstall(client, scope, project_dir, dry_run)
         _show_result(result, "removed")
+        if mcp:
+            _show_result(uninstall_mcp(client, scope, project_dir, dry_run), "removed")
 
     @app.command()
     @handle_errors

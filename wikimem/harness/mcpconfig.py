@@ -1,0 +1,322 @@
+"""Registering `wikimem mcp` in each harness's MCP config (`wikimem install <client> --mcp`).
+
+Contract: one server named `wikimem`, whose command runs this installation's `wikimem mcp` with
+absolute paths, merged into the harness's own file: every other server and key is kept;
+installing twice equals installing once; the file is backed up before it changes; uninstall
+removes exactly our entry; a file that does not parse is refused and left untouched; an entry
+named `wikimem` that runs something else is never overwritten or removed; a file changed by
+someone else while we worked is not overwritten.
+
+Where each harness keeps its MCP servers:
+
+| client | user scope                                        | project scope              |
+|--------|---------------------------------------------------|----------------------------|
+| claude | `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json`) `mcpServers` | `<dir>/.mcp.json` |
+| codex  | `$CODEX_HOME/config.toml` `[mcp_servers.wikimem]` | `<dir>/.codex/config.toml` |
+| cursor | `~/.cursor/mcp.json` `mcpServers`                 | `<dir>/.cursor/mcp.json`   |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikimem.fsutil import atomic_write
+from wikimem.harness import CLIENTS, codextrust
+from wikimem.harness.install import SCOPES, InstallError
+from wikimem.home import DEFAULT_HOME, Home
+
+SERVER = "wikimem"
+
+
+@dataclass(frozen=True)
+class McpResult:
+    client: str
+    scope: str
+    path: str
+    changed: bool
+    dry_run: bool
+    backup: str | None
+    before: str
+    after: str
+    messages: tuple[str, ...] = field(default=())
+
+
+def server_command(home: Home) -> list[str]:
+    """`<python> -P -m wikimem mcp [--home DIR]`: this installation, whatever PATH holds.
+    (`-P` keeps the cwd off sys.path, so a project's own `wikimem/` folder cannot shadow us.)"""
+    argv = [sys.executable, "-P", "-m", "wikimem", "mcp"]
+    if home.root != Home(DEFAULT_HOME).root:
+        argv += ["--home", home.root]
+    return argv
+
+
+def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
+    if client not in CLIENTS:
+        raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
+    if scope not in SCOPES:
+        raise InstallError(f"unknown scope {scope!r}; expected user or project")
+    if scope == "project":
+        base = os.path.abspath(project_dir or os.getcwd())
+        sub = {"claude": ".mcp.json", "codex": ".codex/config.toml", "cursor": ".cursor/mcp.json"}
+        return os.path.join(base, sub[client])
+    if client == "claude":
+        where = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~")
+        return os.path.join(where, ".claude.json")
+    if client == "codex":
+        return codextrust.config_path()
+    return os.path.join(os.path.expanduser("~"), ".cursor", "mcp.json")
+
+
+def is_ours(entry: object) -> bool:
+    """An MCP server entry that runs `wikimem mcp` (from any installation)."""
+    if isinstance(entry, dict):
+        command = entry.get("command")
+        args = entry.get("args") or []
+        if isinstance(command, str) and isinstance(args, list):
+            words = [command, *(a for a in args if isinstance(a, str))]
+            names = [os.path.basename(w) for w in words]
+            return "mcp" in words and ("wikimem" in names or "wikimem-hook" in names)
+    return False
+
+
+def install_mcp(
+    client: str,
+    home: Home,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+) -> McpResult:
+    path = config_path(client, scope, project_dir)
+    argv = server_command(home)
+    messages = []
+    if client == "claude" and _claude_plugin_enabled():
+        messages.append(
+            "The wikimem Claude Code plugin is enabled and brings its own MCP server; with "
+            "both, the same tools appear twice (uninstall one: `wikimem uninstall claude --mcp` "
+            "or `/plugin disable wikimem`)."
+        )
+    if client == "codex":
+        return _edit_toml(client, scope, path, argv, dry_run, tuple(messages))
+    entry: dict[str, Any] = {"command": argv[0], "args": argv[1:]}
+    if client == "claude":
+        entry = {"type": "stdio", **entry, "env": {}}
+    return _edit_json(client, scope, path, entry, dry_run, tuple(messages))
+
+
+def uninstall_mcp(
+    client: str, scope: str = "user", project_dir: str | None = None, dry_run: bool = False
+) -> McpResult:
+    path = config_path(client, scope, project_dir)
+    if client == "codex":
+        return _edit_toml(client, scope, path, None, dry_run, ())
+    return _edit_json(client, scope, path, None, dry_run, ())
+
+
+# -- JSON configs (Claude Code, Cursor) ------------------------------------------------------------
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return ""
+    except OSError as exc:
+        raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
+
+
+def _parse_json(path: str, text: str) -> dict[str, Any]:
+    if not text.strip():
+        return {}
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise InstallError(
+            f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
+        ) from None
+    if not isinstance(doc, dict):
+        raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
+    servers = doc.get("mcpServers")
+    if servers is not None and not isinstance(servers, dict):
+        raise InstallError(f'{path}: "mcpServers" is not an object; nothing was changed')
+    return doc
+
+
+def _edit_json(
+    client: str,
+    scope: str,
+    path: str,
+    entry: dict[str, Any] | None,
+    dry_run: bool,
+    messages: tuple[str, ...],
+) -> McpResult:
+    before = _read(path)
+    doc = _parse_json(path, before)
+    servers = dict(doc.get("mcpServers") or {})
+    existing = servers.get(SERVER)
+    if existing is not None and not is_ours(existing):
+        raise InstallError(
+            f"{path} already has an MCP server named {SERVER!r} that does not run wikimem; "
+            "nothing was changed"
+        )
+    if entry is None:
+        servers.pop(SERVER, None)
+    else:
+        servers[SERVER] = entry
+    after_doc = dict(doc)
+    if servers:
+        after_doc["mcpServers"] = servers
+    else:
+        after_doc.pop("mcpServers", None)
+    changed = after_doc != doc
+    after = "" if not after_doc else json.dumps(after_doc, indent=2, ensure_ascii=False) + "\n"
+    if not changed or dry_run:
+        return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
+    backup = _replace(path, before, after)
+    return McpResult(client, scope, path, True, False, backup, before, after, messages)
+
+
+# -- Codex's config.toml -----------------------------------------------------------------------------
+
+_OUR_TABLE = re.compile(r"""^\s*\[\s*mcp_servers\s*\.\s*(?:wikimem|"wikimem"|'wikimem')\s*[.\]]""")
+
+
+def _edit_toml(
+    client: str,
+    scope: str,
+    path: str,
+    argv: list[str] | None,
+    dry_run: bool,
+    messages: tuple[str, ...],
+) -> McpResult:
+    before = _read(path)
+    try:
+        parsed = tomllib.loads(before)
+    except tomllib.TOMLDecodeError as exc:
+        raise InstallError(
+            f"{path} is not valid TOML ({exc}); fix it first, nothing was changed"
+        ) from None
+    servers = parsed.get("mcp_servers")
+    existing = servers.get(SERVER) if isinstance(servers, dict) else None
+    if existing is not None and not is_ours(existing):
+        raise InstallError(
+            f"{path} already has [mcp_servers.{SERVER}] that does not run wikimem; "
+            "nothing was changed"
+        )
+    lines = _without_our_tables(before.splitlines())
+    while lines and not lines[-1].strip():
+        lines.pop()  # the blank line that set our table apart
+    if argv is not None:
+        if lines:
+            lines.append("")
+        lines += [
+            f"[mcp_servers.{SERVER}]",
+            f"command = {_toml_str(argv[0])}",
+            "args = [" + ", ".join(_toml_str(a) for a in argv[1:]) + "]",
+        ]
+    after = "\n".join(lines) + "\n" if any(line.strip() for line in lines) else ""
+    wanted = None if argv is None else {"command": argv[0], "args": argv[1:]}
+    _check_toml_edit(path, parsed, after, wanted)
+    changed = tomllib.loads(after) != parsed
+    if not changed or dry_run:
+        return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
+    backup = _replace(path, before, after)
+    return McpResult(client, scope, path, True, False, backup, before, after, messages)
+
+
+def _without_our_tables(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    skipping = False
+    for line in lines:
+        stripped = line.strip()
+        if _OUR_TABLE.match(stripped):
+            skipping = True
+            continue
+        if skipping and stripped.startswith("["):
+            skipping = False
+        if not skipping:
+            out.append(line)
+    return out
+
+
+def _check_toml_edit(
+    path: str, before: dict[str, Any], after_text: str, wanted: dict[str, Any] | None
+) -> None:
+    """The edit changed our server and nothing else; refuse it otherwise (our tables were written
+    in a form the line edit cannot see, e.g. inline or as dotted keys)."""
+    try:
+        after = tomllib.loads(after_text)
+    except tomllib.TOMLDecodeError:
+        after = None
+    ok = after is not None and _others(after) == _others(before)
+    if ok and after is not None:
+        ours = (after.get("mcp_servers") or {}).get(SERVER)
+        ok = ours == wanted
+    if not ok:
+        raise InstallError(
+            f"cannot edit {path} safely ([mcp_servers.{SERVER}] is written in a form wikimem "
+            "does not rewrite); nothing was changed: edit that table by hand"
+        )
+
+
+def _others(doc: dict[str, Any]) -> dict[str, Any]:
+    rest = dict(doc)
+    servers = dict(rest.get("mcp_servers") or {})
+    servers.pop(SERVER, None)
+    if servers:
+        rest["mcp_servers"] = servers
+    else:
+        rest.pop("mcp_servers", None)
+    return rest
+
+
+def _toml_str(value: str) -> str:
+    # A JSON string is a TOML basic string as long as no surrogate escape is emitted.
+    return json.dumps(value, ensure_ascii=False)
+
+
+# -- writing -------------------------------------------------------------------------------------------
+
+
+def _replace(path: str, before: str, after: str) -> str | None:
+    """Back the file up, then swap in the new text, unless someone changed it meanwhile
+    (harnesses rewrite their own config files at any time)."""
+    backup = None
+    if os.path.exists(path):
+        stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+        backup, n = stem, 1
+        while os.path.exists(backup):
+            backup, n = f"{stem}-{n}", n + 1
+        # 0600 from the start: ~/.claude.json holds account details
+        fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(before)
+        os.chmod(backup, os.stat(path).st_mode & 0o777)
+    if _read(path) != before:
+        raise InstallError(f"{path} changed while wikimem was editing it; nothing was changed")
+    if not after:
+        os.unlink(path)
+        return backup
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    atomic_write(path, after)
+    return backup
+
+
+def _claude_plugin_enabled() -> bool:
+    """Whether Claude Code's user settings enable a plugin named wikimem (from any marketplace)."""
+    where = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
+    try:
+        with open(os.path.join(where, "settings.json"), encoding="utf-8") as fh:
+            enabled = json.load(fh).get("enabledPlugins") or {}
+    except (OSError, ValueError, AttributeError):
+        return False
+    return isinstance(enabled, dict) and any(
+        str(k).split("@", 1)[0] == "wikimem" and v for k, v in enabled.items()
+    )
