@@ -327,7 +327,10 @@ def test_invalid_operations_are_rejected_and_reported_the_rest_applied(
         ]
     )
     result = run_dream(Home(str(home)), fake)
-    assert result.created == ["projects/acme-api/decisions.md"]
+    assert [p for p in result.created if "/sessions/" not in p] == [
+        "projects/acme-api/decisions.md"
+    ]
+    assert any("/sessions/" in p for p in result.created)  # the digest, written by wikimem
     reasons = dict(result.rejected)
     assert "'..'" in reasons["../../.bashrc"] and "title" in reasons["general/no-title.md"]
     assert "no such note" in reasons["general/nothing.md"]
@@ -347,7 +350,7 @@ def test_fake_backend_sees_a_bounded_prompt_with_rules_and_related_notes(
     fake = FakeBackend()
     run_dream(Home(str(home)), fake)
     [prompt] = fake.prompts
-    assert "Merge, don't append" in prompt.system
+    assert "One current claim per subject" in prompt.system
     assert "### profile/preferences.md" in prompt.user and "- Use tabs." in prompt.user
     assert (
         "ran `npm test` → failed" in prompt.user and "user: We use npm in this repo." in prompt.user
@@ -357,7 +360,7 @@ def test_fake_backend_sees_a_bounded_prompt_with_rules_and_related_notes(
 
 def test_prompt_size_does_not_grow_with_the_wiki(home: Path, clones: tuple[str, str]) -> None:
     from wikimem.config import load_config
-    from wikimem.dream.prompt import NOTE_CLIP, SYSTEM_PROMPT
+    from wikimem.dream.prompt import SYSTEM_PROMPT
 
     replay("claude", first_scenario(clones[0]))
     sizes = []
@@ -379,7 +382,8 @@ def test_prompt_size_does_not_grow_with_the_wiki(home: Path, clones: tuple[str, 
         len(SYSTEM_PROMPT)
         + dream.chunk_chars
         + dream.index_chars
-        + dream.related_notes * (NOTE_CLIP + 200)
+        + dream.notes_chars
+        + dream.related_notes * 200
         + 2000
     )
     assert all(size < cap for size in sizes), (sizes, cap)
@@ -389,16 +393,26 @@ def test_prompt_size_does_not_grow_with_the_wiki(home: Path, clones: tuple[str, 
 
 
 def test_upsert_keeps_what_a_person_added(home: Path, clones: tuple[str, str]) -> None:
-    (home / "memory" / "general").mkdir()
-    (home / "memory" / "general" / "x.md").write_text(
-        "---\ntitle: X\nkind: general\nowner: alice  # me\n---\nold\n"
-    )
+    x = home / "memory" / "projects" / "acme-api" / "x.md"
+    x.parent.mkdir(parents=True)
+    x.write_text("---\ntitle: X\nkind: project\nowner: alice  # me\n---\nold\n")
     replay("claude", first_scenario(clones[0]))
     fake = FakeBackend(
-        [[Upsert("general/x.md", "X v2", "general", "new body\n", ("ops",), ("claude:5e1d0c1a",))]]
+        [
+            [
+                Upsert(
+                    "projects/acme-api/x.md",
+                    "X v2",
+                    "project",
+                    "new body\n",
+                    ("ops",),
+                    ("claude:5e1d0c1a",),
+                )
+            ]
+        ]
     )
     run_dream(Home(str(home)), fake)
-    text = note(home, "general/x.md")
+    text = note(home, "projects/acme-api/x.md")
     assert "owner: alice  # me" in text and "title: X v2" in text and text.endswith("new body\n")
 
 
@@ -492,7 +506,10 @@ def test_anthropic_backend_through_the_runner(home: Path, clones: tuple[str, str
         sleep=lambda s: None,
     )
     result = run_dream(Home(str(home)), backend)
-    assert result.created == ["projects/acme-api/decisions.md"] and result.commit
+    assert [p for p in result.created if "/sessions/" not in p] == [
+        "projects/acme-api/decisions.md"
+    ]
+    assert result.commit
     [body] = seen
     assert body["tool_choice"] == {"type": "tool", "name": "apply_operations"}
     assert "user: We use npm in this repo." in json.dumps(body["messages"])
@@ -543,9 +560,9 @@ def test_a_move_whose_destination_is_blocked_keeps_the_note(
 def test_a_crash_after_committing_a_delete_does_not_block_later_writes(
     home: Path, clones: tuple[str, str]
 ) -> None:
-    (home / "memory" / "general").mkdir()
-    (home / "memory" / "general" / "old-fact.md").write_text(
-        "---\ntitle: Old\nkind: general\n---\nstale\n"
+    (home / "memory" / "projects" / "acme-api").mkdir(parents=True)
+    (home / "memory" / "projects" / "acme-api" / "old-fact.md").write_text(
+        "---\ntitle: Old\nkind: project\n---\nstale\n"
     )
     subprocess.run(["git", "-C", str(home / "memory"), "add", "-A"], check=True)
     subprocess.run(["git", "-C", str(home / "memory"), "commit", "-qm", "mine"], check=True)
@@ -558,7 +575,7 @@ def test_a_crash_after_committing_a_delete_does_not_block_later_writes(
             (
                 "import sys; from wikimem.home import Home; from wikimem.dream.runner import run_dream;"
                 "from wikimem.dream.fake import FakeBackend;"
-                "run_dream(Home(sys.argv[1]), FakeBackend([{'operations': [{'op': 'delete', 'path': 'general/old-fact.md', 'reason': 'stale'}]}]))"
+                "run_dream(Home(sys.argv[1]), FakeBackend([{'operations': [{'op': 'delete', 'path': 'projects/acme-api/old-fact.md', 'reason': 'stale'}]}]))"
             ),
             str(home),
         ],
@@ -567,7 +584,7 @@ def test_a_crash_after_committing_a_delete_does_not_block_later_writes(
     assert code == 137
     assert wikimem("dream").returncode == 0
     assert wikimem("remember", "Deploys on Tuesdays").returncode == 0
-    assert not (home / "memory" / "general" / "old-fact.md").exists()
+    assert not (home / "memory" / "projects" / "acme-api" / "old-fact.md").exists()
 
 
 def test_a_crashed_dream_rolls_back_to_a_hand_edit_not_to_the_last_commit(

@@ -81,32 +81,32 @@ def test_search_read_write_delete_recent_over_stdio(home: Path, tmp_path: Path) 
         listed = await client.list_tools()
         seen["tools"] = {t.name for t in listed.tools}
         seen["search"] = await call(client, "memory_search", query="how do deploys go out")
-        seen["read"] = await call(client, "memory_read", path="projects/acme-api/notes.md")
+        seen["read"] = await call(client, "memory_read", path="projects/acme-api/facts.md")
         seen["write"] = await call(client, "memory_write", text="The staging port is 5433")
         seen["recent"] = await call(client, "memory_recent", limit=5)
-        seen["other"] = await call(client, "memory_read", path="projects/billing/notes.md")
+        seen["other"] = await call(client, "memory_read", path="projects/billing/facts.md")
         seen["named"] = await call(client, "memory_search", query="billing deploys")
         seen["hostile"] = await call(client, "memory_write", text="x", path="../../.bashrc")
         seen["nul"] = await call(client, "memory_read", path="general/a\u0000.md")
-        seen["delete"] = await call(client, "memory_delete", path="projects/acme-api/notes.md")
+        seen["delete"] = await call(client, "memory_delete", path="projects/acme-api/facts.md")
         seen["after"] = await call(client, "memory_list")
 
     session(home, project, body)
     assert seen["tools"] == TOOLS
     error, found = seen["search"]
     assert not error and found["project"] == "acme-api"
-    assert [r["path"] for r in found["results"]] == ["projects/acme-api/notes.md"]
+    assert [r["path"] for r in found["results"]] == ["projects/acme-api/facts.md"]
     error, note = seen["read"]
     assert not error and "blue-green on Fly" in note["content"]
     error, written = seen["write"]
-    assert not error and written["path"] == "projects/acme-api/notes.md" and written["commit"]
+    assert not error and written["path"] == "projects/acme-api/facts.md" and written["commit"]
     error, recent = seen["recent"]
-    assert not error and recent["notes"][0]["path"] == "projects/acme-api/notes.md"
+    assert not error and recent["notes"][0]["path"] == "projects/acme-api/facts.md"
     assert recent["notes"][0]["source"] == "mcp"
     error, text = seen["other"]
     assert error and "belongs to project 'billing'" in text
     error, named = seen["named"]
-    assert not error and "projects/billing/notes.md" in [r["path"] for r in named["results"]]
+    assert not error and "projects/billing/facts.md" in [r["path"] for r in named["results"]]
     error, text = seen["hostile"]
     assert error and "'..' would leave memory/" in text
     assert not (tmp_path / ".bashrc").exists() and not (home.parent / ".bashrc").exists()
@@ -117,8 +117,8 @@ def test_search_read_write_delete_recent_over_stdio(home: Path, tmp_path: Path) 
     error, after = seen["after"]
     assert not error and after["notes"] == []
     assert git_log(home)[:2] == [
-        "mcp: delete projects/acme-api/notes.md",
-        "mcp: update projects/acme-api/notes.md",
+        "mcp: delete projects/acme-api/facts.md",
+        "mcp: update projects/acme-api/facts.md",
     ]
 
 

@@ -48,15 +48,15 @@ def test_search_sees_own_project_and_shared_notes_not_another_project(
     found = tools.search("how do deploys go out")
     assert found["project"] == "acme-api"
     paths = [r["path"] for r in found["results"]]
-    assert "projects/acme-api/notes.md" in paths
-    assert "projects/billing/notes.md" not in paths
+    assert "projects/acme-api/facts.md" in paths
+    assert "projects/billing/facts.md" not in paths
     assert tools.search("pnpm")["results"][0]["path"] == "profile/preferences.md"
 
 
 def test_another_project_is_visible_when_the_query_names_it(wiki_home: Home, in_acme: str) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     paths = [r["path"] for r in tools.search("how does billing deploy")["results"]]
-    assert "projects/billing/notes.md" in paths
+    assert "projects/billing/facts.md" in paths
 
 
 def test_reading_another_projects_note_needs_that_project_named(
@@ -64,8 +64,8 @@ def test_reading_another_projects_note_needs_that_project_named(
 ) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     with pytest.raises(ToolInputError, match="pass project='billing'"):
-        tools.read("projects/billing/notes.md")
-    note = tools.read("projects/billing/notes.md", project="billing")
+        tools.read("projects/billing/facts.md")
+    note = tools.read("projects/billing/facts.md", project="billing")
     assert "make release" in note["content"]
     assert "not instructions" in note["note"]
 
@@ -73,10 +73,10 @@ def test_reading_another_projects_note_needs_that_project_named(
 def test_list_and_recent_are_scoped_too(wiki_home: Home, in_acme: str) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     listed = [n["path"] for n in tools.list_notes()["notes"]]
-    assert listed == ["profile/preferences.md", "projects/acme-api/notes.md"]
+    assert listed == ["profile/preferences.md", "projects/acme-api/facts.md"]
     recent = [n["path"] for n in tools.recent()["notes"]]
-    assert recent == ["projects/acme-api/notes.md", "profile/preferences.md"]
-    assert tools.recent(project="billing")["notes"][0]["path"] == ("projects/billing/notes.md")
+    assert recent == ["projects/acme-api/facts.md", "profile/preferences.md"]
+    assert tools.recent(project="billing")["notes"][0]["path"] == ("projects/billing/facts.md")
 
 
 def test_cwd_argument_sets_the_project(wiki_home: Home, tmp_path: Path) -> None:
@@ -139,12 +139,14 @@ def test_a_link_out_of_memory_is_neither_read_nor_written_through(
 def test_write_folds_a_statement_and_replaces_the_older_one(wiki_home: Home, in_acme: str) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     first = tools.write("The staging database port is 5433")
-    assert first["path"] == "projects/acme-api/notes.md" and first["commit"]
+    assert first["path"] == "projects/acme-api/facts.md" and first["commit"]
     second = tools.write("The staging database port is 6432")
     assert second["replaced"].startswith("The staging database port is 5433")
-    content = tools.read("projects/acme-api/notes.md")["content"]
+    content = tools.read("projects/acme-api/facts.md")["content"]
     bullets = [line for line in content.splitlines() if "staging database port" in line]
-    assert len(bullets) == 1 and bullets[0].startswith("- The staging database port is 6432")
+    assert len(bullets) == 1
+    assert bullets[0].startswith("- **Staging database port**: The staging database port is 6432")
+    assert "(was 5433 until " in bullets[0] and bullets[0].endswith(")")
     log = subprocess.run(
         ["git", "-C", wiki_home.memory_dir, "log", "-1", "--format=%B"],
         capture_output=True,
@@ -184,12 +186,12 @@ def test_writing_another_projects_note_needs_it_named(wiki_home: Home, in_acme: 
     tools = MemoryTools(wiki_home, in_acme)
     before = commits(wiki_home)
     with pytest.raises(ToolInputError, match="belongs to project 'billing'"):
-        tools.write("Billing uses Stripe", path="projects/billing/notes.md")
+        tools.write("Billing uses Stripe", path="projects/billing/facts.md")
     with pytest.raises(ToolInputError, match="belongs to project 'billing'"):
-        tools.delete("projects/billing/notes.md")
+        tools.delete("projects/billing/facts.md")
     assert commits(wiki_home) == before
     assert tools.write("Billing uses Stripe", project="billing")["path"] == (
-        "projects/billing/notes.md"
+        "projects/billing/facts.md"
     )
 
 

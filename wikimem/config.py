@@ -31,6 +31,7 @@ DEFAULT_CONFIG_TEXT = """\
 # min_new_events = 50
 # min_interval_minutes = 180
 # chunk_chars = 24000     # size of one batch of rendered events sent to a model
+# notes_chars = 24000     # notes shown to a model with each batch (whole, while they fit)
 # max_tokens = 8192
 # max_retries = 4
 
@@ -83,6 +84,7 @@ class DreamConfig:
     max_retries: int
     index_chars: int
     related_notes: int
+    notes_chars: int = 24000
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "max_retries": 4,
         "index_chars": 6000,
         "related_notes": 12,
+        "notes_chars": 24000,
     },
     "events": {"max_output_bytes": 4096, "max_prompt_bytes": 16384, "retention_days": 90},
     "gate": {

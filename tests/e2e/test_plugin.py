@@ -103,7 +103,7 @@ def test_claude_code_plugin_records_injects_and_serves_memory_tools(
     assert rc_claude.locate("blue-green on Fly", run["api_requests"])  # the plugin injected it
     # the plugin's MCP server wrote through the gate, in the session's project, and committed
     [result] = [t for t in run["tool_results"] if '"commit"' in t["content"]]
-    assert not result["is_error"] and '"projects/acme-api/notes.md"' in result["content"]
+    assert not result["is_error"] and '"projects/acme-api/facts.md"' in result["content"]
     log = subprocess.run(
         ["git", "-C", str(isolated_home / "memory"), "log", "-1", "--format=%B"],
         capture_output=True,
@@ -111,13 +111,13 @@ def test_claude_code_plugin_records_injects_and_serves_memory_tools(
         check=True,
     ).stdout
     assert log.split("\n", 1)[0] in (
-        "mcp: create projects/acme-api/notes.md",
-        "mcp: update projects/acme-api/notes.md",
+        "mcp: create projects/acme-api/facts.md",
+        "mcp: update projects/acme-api/facts.md",
     )
     assert "Wikimem-Source: mcp" in log
     assert (
         "staging database port is 5433"
-        in (isolated_home / "memory/projects/acme-api/notes.md").read_text()
+        in (isolated_home / "memory/projects/acme-api/facts.md").read_text()
     )
     assert not (isolated_home / "state" / "errors.log").exists()
 

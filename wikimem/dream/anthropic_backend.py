@@ -185,7 +185,7 @@ class AnthropicBackend:
             again = [*messages, answer.raw.to_param(), self._correction(answer)]
             return _validate(self._create(prompt.system, again, tally))
 
-        final, corrected = correct_once(first, ask_again, "anthropic", "reply")
+        final, corrected = correct_once(first, ask_again, "anthropic", "reply", request.check)
         return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
 
     def _correction(self, answer: Answer) -> MessageParam:

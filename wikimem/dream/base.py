@@ -39,6 +39,8 @@ class SessionEvents:
 class Prompt:
     system: str
     user: str
+    shown: frozenset[str] = frozenset()  # notes shown whole: the only ones an upsert may replace
+    clipped: frozenset[str] = frozenset()  # notes shown in part: claim/retract only
 
     @property
     def size(self) -> int:
@@ -53,6 +55,9 @@ class DreamRequest:
     prompt: Prompt | None = None  # built only for backends that read it
     # Note paths under a folder prefix, as the wiki stands before this chunk (None: unknown).
     listing: Callable[[str], list[str]] | None = None
+    # Why an operation must not be applied (None: it may): the runner's checks, applied by model
+    # backends before their correction round so the model can fix what it got wrong.
+    check: Callable[[Operation], str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "port",
         re.compile(
-            r"\bport (?:number )?(?P<v>\d{2,5})\b|(?<![\w.])(?::)(?P<v2>\d{2,5})\b|"
+            r"\bport(?: number)?(?: is| of| =|:)? ?(?P<v>\d{2,5})\b|(?<![\w.])(?::)(?P<v2>\d{2,5})\b|"
             r"\b(?P<v3>\d{4,5}) (?:port)\b",
             re.IGNORECASE,
         ),
@@ -644,7 +644,10 @@ def subject_label(text: str) -> str:
         head = _head_phrase(text)
         label = _ATTRIBUTE_LABEL[key.attribute]
         if head and label:
-            return f"{head} {label}"[:60].strip().capitalize()
+            words = head.split()
+            if words[-1] in (label.lower(), label.lower() + "s"):
+                words = words[:-1]
+            return " ".join([*words, label])[:60].strip().capitalize()
     return ""
 
 

@@ -212,7 +212,7 @@ class ClaudeCliBackend:
         def ask_again(answer: Answer) -> Answer:
             return _validate(self._run(exe, system, correction_prompt(prompt.user, answer), tally))
 
-        final, corrected = correct_once(first, ask_again, "claude-cli", "answer")
+        final, corrected = correct_once(first, ask_again, "claude-cli", "answer", request.check)
         return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
 
     @staticmethod

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from wikimem.dream.ops import Operation, Rejected
+from wikimem.dream.ops import Operation, Rejected, as_dict
 
 RAW_CLIP = 400  # how much of a rejected operation is quoted back to the model
 
@@ -63,16 +63,39 @@ def what_was_wrong(answer: Answer, noun: str) -> str:
     )
 
 
+Check = Callable[[Operation], "str | None"]
+
+
+def screened(answer: Answer, check: Check | None) -> Answer:
+    """`answer` with the operations `check` refuses moved to its rejected ones."""
+    if check is None or not answer.usable:
+        return answer
+    keep: list[Operation] = []
+    bad = list(answer.rejected)
+    for op in answer.operations:
+        why = check(op)
+        if why:
+            bad.append(Rejected(as_dict(op), why))
+        else:
+            keep.append(op)
+    return Answer(answer.raw, tuple(keep), tuple(bad), None)
+
+
 def correct_once(
-    first: Answer, ask_again: Callable[[Answer], Answer], who: str, noun: str
+    first: Answer,
+    ask_again: Callable[[Answer], Answer],
+    who: str,
+    noun: str,
+    check: Check | None = None,
 ) -> tuple[Answer, str]:
     """(the answer that stands, a note for the user, "" when no correction was needed).
 
-    A usable correction replaces the first answer; an unusable one leaves the first answer's
-    valid operations standing."""
+    Operations `check` refuses count as invalid. A usable correction replaces the first
+    answer; an unusable one leaves the first answer's valid operations standing."""
+    first = screened(first, check)
     if first.usable and not first.rejected:
         return first, ""
-    second = ask_again(first)
+    second = screened(ask_again(first), check)
     sent_back = f"the {noun}" if first.problem else f"{len(first.rejected)} invalid operation(s)"
     if second.usable:
         return second, f"{who}: sent {sent_back} back for correction once"

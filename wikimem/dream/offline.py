@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -440,6 +440,23 @@ class OfflineBackend:
         note.body = body
         note.changed = True
         note.add_source(s.source)
+
+
+def digest_operations(
+    request: DreamRequest, read: ReadNote, changed: Sequence[str]
+) -> list[Upsert]:
+    """The digests of the sessions of `request`, linked to the notes in `changed`: what a model
+    backend's dream writes besides the model's own operations."""
+    notes = NoteSet(read, request.listing)
+    backend = OfflineBackend()
+    for s in request.sessions:
+        turns = digest.turns_of(s.events)
+        if not turns:
+            continue
+        path = backend._digest_path(s, notes, request.project)
+        work = SessionWork(s, request.project, path[:-3], changed=list(changed))
+        backend._digest(work, notes, path, turns)
+    return notes.operations()
 
 
 _ACTIVITY = re.compile(

@@ -1,7 +1,10 @@
 """Note operations a dream backend proposes (DESIGN §7), and their validation.
 
 Contract: `upsert(path, title, kind, tags, body, sources)`, `delete(path, reason)`,
-`move(from, to)`. `parse_operations(data)` turns untrusted JSON (a model's tool input) into
+`move(from, to)`, and two operations on the claims of a living note, which never lose what the
+model was not shown: `claim(path, text, subject, sources)` folds one standalone claim into the
+note (replacing the claim it supersedes, DESIGN §5) and `retract(path, text)` removes the claims
+it names. `parse_operations(data)` turns untrusted JSON (a model's tool input) into
 operations, returning the invalid ones with a reason instead of raising: invalid operations are
 rejected and reported, the rest applied. `OPERATIONS_SCHEMA` is the JSON schema a model is given.
 """
@@ -42,7 +45,25 @@ class Move:
     op: str = "move"
 
 
-Operation = Upsert | Delete | Move
+@dataclass(frozen=True)
+class ClaimOp:
+    path: str
+    text: str
+    subject: str = ""
+    title: str = ""
+    sources: tuple[str, ...] = ()
+    op: str = "claim"
+
+
+@dataclass(frozen=True)
+class Retract:
+    path: str
+    text: str
+    op: str = "retract"
+
+
+Operation = Upsert | Delete | Move | ClaimOp | Retract
+MAX_CLAIM_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -66,13 +87,30 @@ OPERATIONS_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "properties": {
-                    "op": {"type": "string", "enum": ["upsert", "delete", "move"]},
+                    "op": {
+                        "type": "string",
+                        "enum": ["claim", "retract", "upsert", "delete", "move"],
+                    },
                     "path": {
                         "type": "string",
                         "description": "Note path relative to memory/, lower-case kebab-case, ending in .md, "
                         "under profile/, projects/<slug>/, tools/<tool>/ or general/ (upsert, delete).",
                     },
-                    "title": {"type": "string", "description": "upsert: the note's title."},
+                    "text": {
+                        "type": "string",
+                        "description": "claim: ONE standalone statement (absolute dates, no "
+                        "requests); retract: the claim (or its subject) to remove.",
+                    },
+                    "subject": {
+                        "type": "string",
+                        "description": "claim: what the statement is about, a few words "
+                        "(e.g. 'Metrics collector port', 'JS package manager').",
+                    },
+                    "title": {
+                        "type": "string",
+                        "description": "upsert: the note's title; claim: the title of a note "
+                        "that does not exist yet.",
+                    },
                     "kind": {"type": "string", "enum": list(KINDS), "description": "upsert"},
                     "tags": {"type": "array", "items": {"type": "string"}, "description": "upsert"},
                     "body": {
@@ -83,7 +121,8 @@ OPERATIONS_SCHEMA: dict[str, Any] = {
                     "sources": {
                         "type": "array",
                         "items": {"type": "string"},
-                        "description": "upsert: sessions supporting the change, as client:session-id-prefix.",
+                        "description": "upsert, claim: sessions supporting the change, as "
+                        "client:session-id-prefix.",
                     },
                     "reason": {
                         "type": "string",
@@ -145,6 +184,31 @@ def parse_operation(raw: Any) -> Operation:
             sources=_str_list(raw.get("sources"), "sources"),
             pinned=pinned,
         )
+    if op == "claim":
+        text, subject, title = raw.get("text"), raw.get("subject", ""), raw.get("title", "")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("claim needs a non-empty `text`")
+        text = " ".join(text.split())
+        if len(text) > MAX_CLAIM_CHARS:
+            raise ValueError(f"claim text is {len(text)} characters (at most {MAX_CLAIM_CHARS})")
+        if text.startswith(("- ", "#", "---")):
+            raise ValueError("claim `text` is one statement, not markdown (no bullet or heading)")
+        if not isinstance(subject, str) or len(subject) > 80 or "\n" in subject:
+            raise ValueError("claim `subject` must be a short single line")
+        if not isinstance(title, str) or len(title) > 200 or "\n" in title:
+            raise ValueError("claim `title` must be a single line")
+        return ClaimOp(
+            path=_path(raw.get("path")),
+            text=text,
+            subject=subject.strip().strip("*:").strip(),
+            title=title.strip(),
+            sources=_str_list(raw.get("sources"), "sources"),
+        )
+    if op == "retract":
+        text = raw.get("text")
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError("retract needs the `text` of the claim to remove")
+        return Retract(path=_path(raw.get("path")), text=" ".join(text.split()))
     if op == "delete":
         reason = raw.get("reason")
         if not isinstance(reason, str) or not reason.strip():
@@ -155,7 +219,7 @@ def parse_operation(raw: Any) -> Operation:
         if src == dst:
             raise ValueError("move `from` and `to` are the same path")
         return Move(from_path=src, to_path=dst)
-    raise ValueError(f"unknown op {op!r}; expected upsert, delete or move")
+    raise ValueError(f"unknown op {op!r}; expected claim, retract, upsert, delete or move")
 
 
 def parse_operations(data: Any) -> tuple[list[Operation], list[Rejected]]:
@@ -189,4 +253,15 @@ def as_dict(op: Operation) -> dict[str, Any]:
         return out
     if isinstance(op, Delete):
         return {"op": "delete", "path": op.path, "reason": op.reason}
+    if isinstance(op, ClaimOp):
+        return {
+            "op": "claim",
+            "path": op.path,
+            "text": op.text,
+            "subject": op.subject,
+            "title": op.title,
+            "sources": list(op.sources),
+        }
+    if isinstance(op, Retract):
+        return {"op": "retract", "path": op.path, "text": op.text}
     return {"op": "move", "from": op.from_path, "to": op.to_path}

@@ -1,11 +1,13 @@
 """The bounded prompt a model backend is given (DESIGN §7).
 
-Contract: `build_prompt` returns a system prompt (the rules: merge, don't append; rewrite what new
-evidence contradicts; semantic paths; front matter; return operations through the tool) and a user
-message holding ONE chunk of rendered events, the notes relevant to them (profile, the project's
-notes, search hits: at most `related_notes`, each clipped) and the catalogue of paths and titles
-(clipped at `index_chars`). Its size depends on the chunk and those caps, never on how many notes
-the wiki holds.
+Contract: `build_prompt` returns a system prompt (the rules: claims, not transcripts; one current
+claim per subject; scope; what may be changed and how) and a user message holding ONE chunk of
+rendered events, the notes the model may change, and the catalogue of paths and titles (clipped
+at `index_chars`). Notes are shown WHOLE, the chunk's project's own first, then the profile, then
+search hits, while they fit in `notes_chars`; a note that does not fit is shown clipped and named
+in `Prompt.clipped`, and the model is told to change it only with `claim`/`retract`, which never
+lose what it was not shown (the runner refuses an `upsert` that would replace it). Its size
+depends on the chunk and those caps, never on how many notes the wiki holds.
 """
 
 from __future__ import annotations
@@ -16,36 +18,60 @@ from dataclasses import dataclass
 from wikimem.dream.base import Prompt, ReadNote, SessionEvents
 from wikimem.dream.render import render_session
 
-NOTE_CLIP = 3000
+CLIPPED_NOTE = 1500  # what is shown of a note too long to show whole
 
 SYSTEM_PROMPT = """\
-You maintain a personal knowledge wiki for a software developer, distilled from what their coding
-agents (Claude Code, Codex, Cursor) did in recent sessions. The wiki is markdown in git; the
-developer reads and edits it, and it is injected into future agent sessions.
+You maintain a developer's memory wiki, distilled from what their coding agents (Claude Code,
+Codex, Cursor, Gemini CLI) did in recent sessions. It is markdown in git; the developer reads and
+edits it, and it is injected into future agent sessions, so every line must be worth reading
+there, today.
 
-Return your changes ONLY by calling the `apply_operations` tool once, with a list of operations:
-- upsert {path, title, kind, tags, body, sources}: create a note or REPLACE an existing note's body.
+Return your changes ONLY by calling the `apply_operations` tool once, with a list of operations.
+An empty list is a good answer when nothing durable was learned.
+
+Living notes hold CLAIMS, one per line. A claim is ONE standalone statement that will still make
+sense in a month, read by someone who never saw the session:
+- absolute dates only ("on 2026-11-30", never "yesterday", "on Monday", "last week"): resolve them
+  from the event timestamps;
+- no requests, questions, filler or narration ("please fix the dashboards", "I'm seeing an error",
+  "the agent ran the tests" are not claims);
+- name the thing fully ("The metrics collector runs on port 9300", not "It moved to 9300");
+- worth keeping: preferences and corrections the user stated, project conventions, facts about the
+  environment (hosts, ports, versions, owners, schedules, release and deploy procedures),
+  commands that work, pitfalls with their fix (a failing command, then what made it pass, and
+  why), decisions with their reasons, things the user asked to remember. Never secrets.
+
+Operations:
+- claim {path, subject, text, sources, title?}: add ONE claim to a living note (created if
+  missing; give `title` then). wikimem adds who said it and when, and REPLACES the note's current
+  claim on the same subject; prefer claim over upsert for every new or changed statement.
+- retract {path, text}: remove the claim `text` names (the user said it is no longer true, or
+  asked to forget it).
+- upsert {path, title, kind, tags, body, sources}: write a note's WHOLE body. Only for a new note,
+  or a note shown to you whole below; the body replaces everything, so carry over every claim
+  still true. Never two current claims on one subject in a body.
 - delete {path, reason}: remove a note that is stale, wrong or fully merged elsewhere.
 - move {from, to}: rename a note whose path no longer fits what it holds.
 
+Where claims go (scope):
+- profile/<topic>.md (kind profile): the PERSON: who they are, how they like to work with agents,
+  habits they say hold in every project.
+- projects/<project>/<topic>.md (kind project): anything about THIS project: its code, files,
+  conventions, commands, hosts, services, people and procedures. In a project's session, a
+  statement about the work belongs to the project even when it does not say "here". Use
+  conventions.md (what to do), facts.md (what is), commands.md, pitfalls.md, decisions.md.
+- general/<topic>.md, tools/<tool>/<topic>.md: knowledge that holds everywhere.
+Write only in this chunk's project, profile/, general/ and tools/. Never under
+projects/<project>/sessions/: session digests are written for you.
+
 Rules:
-1. Merge, don't append. A path is a living document. When you upsert an existing note, the body
-   you send replaces the old one: carry over everything still true, fold the new evidence in.
-2. New evidence that contradicts a note is a correction: rewrite the statement (e.g. "Use pnpm,
-   never npm (stated 2026-11-29, replacing an earlier preference for npm)"); never keep both.
-3. Keep only what will matter in a future session: preferences and corrections the user stated,
-   project conventions, commands that work (and how), decisions and their reasons, pitfalls with
-   their fixes, facts the user asked to remember. Not play-by-play, not guesses, no secrets
-   (tokens, keys, passwords: leave them out entirely).
-4. Paths are semantic, lower-case kebab-case, .md, at most 4 segments:
-   profile/<topic>.md (who the user is, how they work: kind profile),
-   projects/<project>/<topic>.md (overview, conventions, commands, decisions, pitfalls: kind project),
-   projects/<project>/sessions/YYYY-MM-DD-<first 8 chars of session id>.md (one digest per session: kind session),
-   tools/<tool>/<topic>.md (kind tool), general/<topic>.md (kind general).
-   Prefer updating an existing note over creating a near-duplicate; consult the catalogue.
-5. body is markdown without front matter. Link notes with [[path/without-extension]].
-6. sources lists the sessions supporting the change, as client:session-prefix (given in headers).
-7. If nothing durable was learned, call the tool with an empty list.
+1. One current claim per subject. A newer statement on a subject replaces the older one; a
+   changed value may keep its history in the claim ("… port 9300 (was 9102 until 2026-11-30)").
+2. Notes marked `conflict: true` hold two versions from two machines: reconcile them with one
+   upsert that keeps one current claim per subject (the newer one wins) and drops the flag.
+3. Paths are lower-case kebab-case, .md, at most 4 segments. Prefer an existing note (see the
+   catalogue) over a near-duplicate. Link related notes with [[path/without-extension]].
+4. sources lists the sessions supporting a change, as client:session-prefix (given in headers).
 """
 
 
@@ -58,28 +84,23 @@ class CatalogEntry:
 Search = Callable[[str, str, int], list[str]]  # (query text, project, limit) -> note paths
 
 
-def _clip_note(text: str) -> str:
-    if len(text) <= NOTE_CLIP:
-        return text
-    return text[: NOTE_CLIP - 40].rstrip() + "\n[… note clipped for this prompt …]\n"
-
-
 def related_paths(
     project: str, catalog: Sequence[CatalogEntry], text: str, limit: int, search: Search | None
 ) -> list[str]:
-    """Profile notes, the project's standing notes, then search hits; at most `limit`."""
+    """The notes a chunk may change, most important first: notes flagged as conflicts, the
+    project's own living notes, the profile, then search hits; at most `limit`."""
     chosen: list[str] = []
 
     def add(path: str) -> None:
-        if path not in chosen and len(chosen) < limit:
+        if path not in chosen and len(chosen) < limit and "/sessions/" not in path:
             chosen.append(path)
 
-    for e in catalog:
-        if e.path.startswith("profile/"):
-            add(e.path)
     prefix = f"projects/{project}/"
     for e in catalog:
-        if e.path.startswith(prefix) and "/sessions/" not in e.path:
+        if e.path.startswith(prefix):
+            add(e.path)
+    for e in catalog:
+        if e.path.startswith("profile/"):
             add(e.path)
     if search is not None and len(chosen) < limit:
         for path in search(text, project, limit):
@@ -88,10 +109,13 @@ def related_paths(
 
 
 def catalog_text(project: str, catalog: Sequence[CatalogEntry], max_chars: int) -> str:
-    """`path — title` lines, this project's and general notes first, clipped at max_chars."""
+    """`path — title` lines, this project's and shared notes first, clipped at max_chars."""
     prefix = f"projects/{project}/"
+    visible = [
+        e for e in catalog if not e.path.startswith("projects/") or e.path.startswith(prefix)
+    ]
     ordered = sorted(
-        catalog, key=lambda e: (not e.path.startswith(prefix), "/sessions/" in e.path, e.path)
+        visible, key=lambda e: (not e.path.startswith(prefix), "/sessions/" in e.path, e.path)
     )
     lines: list[str] = []
     used = 0
@@ -118,24 +142,43 @@ def build_prompt(
     *,
     related_notes: int,
     index_chars: int,
+    notes_chars: int = 24000,
     search: Search | None = None,
     rendered: str | None = None,
+    conflicts: Sequence[str] = (),
 ) -> Prompt:
     events_text = rendered if rendered is not None else render_chunk(sessions)
-    related = related_paths(project, catalog, events_text, related_notes, search)
+    candidates = related_paths(project, catalog, events_text, related_notes, search)
+    related = list(dict.fromkeys([*conflicts, *candidates]))
     parts = [
         f"Project: {project}\nToday: {today}\n",
         "## Catalogue of existing notes (path — title)\n",
         catalog_text(project, catalog, index_chars),
-        "\n\n## Notes relevant to these events\n",
+        "\n\n## Notes you may change (shown whole unless marked clipped)\n",
     ]
-    shown = 0
+    shown: list[str] = []
+    clipped: list[str] = []
+    room = notes_chars
     for path in related:
         text = read(path)
         if text is None:
             continue
-        parts.append(f"\n### {path}\n```markdown\n{_clip_note(text).rstrip()}\n```\n")
-        shown += 1
+        if len(text) <= room:
+            parts.append(f"\n### {path}\n```markdown\n{text.rstrip()}\n```\n")
+            room -= len(text)
+        elif room >= CLIPPED_NOTE:
+            head = text[:CLIPPED_NOTE].rsplit("\n", 1)[0]
+            parts.append(
+                f"\n### {path} (CLIPPED: {len(text) - len(head)} more characters not shown; "
+                "change it only with claim/retract)\n```markdown\n"
+                f"{head.rstrip()}\n[…]\n```\n"
+            )
+            room -= len(head)
+            clipped.append(path)
+        else:
+            clipped.append(path)
+            continue
+        shown.append(path)
     if not shown:
         parts.append("(none yet)\n")
     parts.append("\n## New events since the last consolidation\n")
@@ -144,4 +187,9 @@ def build_prompt(
         "\n\nUpdate the wiki with what these events teach, following the rules. "
         "Call apply_operations exactly once."
     )
-    return Prompt(system=SYSTEM_PROMPT, user="".join(parts))
+    return Prompt(
+        system=SYSTEM_PROMPT,
+        user="".join(parts),
+        shown=frozenset(p for p in shown if p not in clipped),
+        clipped=frozenset(clipped),
+    )

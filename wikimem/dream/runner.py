@@ -27,7 +27,9 @@ from typing import Any
 from wikimem.capture.events import list_files
 from wikimem.config import Config, load_config
 from wikimem.dream.base import Backend, BackendError, DreamRequest, SessionEvents
-from wikimem.dream.ops import Delete, Move, Operation, Upsert
+from wikimem.dream.guard import ChunkGuard
+from wikimem.dream.offline import digest_operations
+from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
 from wikimem.dream.reader import new_events, pending_count
 from wikimem.dream.render import render_event
@@ -133,9 +135,16 @@ class Overlay:
         text = self.disk_text(path)
         return parse_note(path, text) if text is not None else None
 
-    def apply(self, op: Operation, stamp: str) -> str | None:
+    def apply(self, op: Operation, stamp: str, guard: ChunkGuard | None = None) -> str | None:
         """Apply one operation; the reason it cannot be applied, or None."""
         try:
+            if isinstance(op, ClaimOp | Retract):
+                if guard is None:
+                    return f"{op.op} {op.path}: claim operations need a chunk to come from"
+                if isinstance(op, ClaimOp):
+                    guard.apply_claim(self, op, stamp)
+                    return None
+                return guard.apply_retract(self, op, stamp)
             if isinstance(op, Upsert):
                 existing = self.note(op.path)
                 if existing is None:
@@ -343,6 +352,7 @@ def _run_locked(
             for s in group:
                 sessions[s.source] = None
             prompt = None
+            guard = None
             if backend.needs_prompt:
                 prompt = build_prompt(
                     project,
@@ -352,16 +362,31 @@ def _run_locked(
                     [CatalogEntry(p, t) for p, t in sorted(catalog.items())],
                     related_notes=config.dream.related_notes,
                     index_chars=config.dream.index_chars,
+                    notes_chars=config.dream.notes_chars,
                     search=search,
                 )
                 result.prompt_chars.append(prompt.size)
-            proposal = backend.propose(
-                DreamRequest(project, tuple(group), today, prompt, overlay.under), overlay.read
+                guard = ChunkGuard(project, group, overlay.read, overlay.under, prompt)
+            request = DreamRequest(
+                project,
+                tuple(group),
+                today,
+                prompt,
+                overlay.under,
+                guard.check if guard is not None else None,
             )
+            proposal = backend.propose(request, overlay.read)
             result.notes.extend(proposal.notes)
             result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
+            before = set(overlay.changed)
             for op in proposal.operations:
-                problem = overlay.apply(op, stamp)
+                # Enforced here too: a backend may not have run the checks (or run them at all).
+                problem = guard.check(op) if guard is not None else None
+                problem = problem or overlay.apply(op, stamp, guard)
+                if guard is not None and not problem:
+                    guard.touched.update(
+                        [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
+                    )
                 if problem:
                     result.rejected.append(
                         (getattr(op, "path", getattr(op, "from_path", "?")), problem)
@@ -372,6 +397,13 @@ def _run_locked(
                     catalog.pop(op.path, None)
                 elif isinstance(op, Move):
                     catalog[op.to_path] = catalog.pop(op.from_path, op.to_path)
+            if guard is not None:
+                # A model is not asked for digests: wikimem writes one per session, as offline,
+                # linked to the notes this chunk changed.
+                changed = [p for p in overlay.changed if p not in before]
+                for op in digest_operations(request, overlay.read, changed):
+                    overlay.apply(op, stamp)
+                    catalog[op.path] = op.title
         if progress:
             progress(result.events, total)
         _crash_point("dream_after_chunk")
