@@ -143,7 +143,11 @@ def test_write_folds_a_statement_and_replaces_the_older_one(wiki_home: Home, in_
     second = tools.write("The staging database port is 6432")
     assert second["replaced"].startswith("The staging database port is 5433")
     content = tools.read("projects/acme-api/facts.md")["content"]
-    bullets = [line for line in content.splitlines() if "staging database port" in line]
+    bullets = [
+        line
+        for line in content.splitlines()
+        if "staging database port" in line and not line.startswith("<!--")
+    ]
     assert len(bullets) == 1
     assert bullets[0].startswith("- **Staging database port**: The staging database port is 6432")
     assert "(was 5433 until " in bullets[0] and bullets[0].endswith(")")

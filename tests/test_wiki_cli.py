@@ -32,7 +32,7 @@ def test_remember_picks_a_path_and_replaces_a_contradicted_preference(home: Path
     assert out["written"] == [{"path": "profile/preferences.md", "operation": "update"}]
     text = (home / "memory" / "profile" / "preferences.md").read_text()
     assert "- **Indentation**: Use spaces instead of tabs. (remember 20" in text
-    assert "I prefer tabs" not in text
+    assert "I prefer tabs" not in text.split("<!-- wikimem:was ")[0]
     assert text.count("\n- ") == 1  # merged, not appended
     log = json.loads(wikimem("log", "--json").stdout)[0]
     assert 'Replaces: "I prefer tabs over spaces."' in log.get("body", "") or (

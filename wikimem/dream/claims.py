@@ -130,7 +130,7 @@ _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./:@-]*")
 
 # Values: what a statement says a thing is.
 _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("url", re.compile(r"\bhttps?://[^\s)>\]]+", re.IGNORECASE)),
+    ("url", re.compile(r"\b[a-z][a-z0-9+.-]*://[^\s)>\],]+", re.IGNORECASE)),
     ("email", re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b")),
     (
         "port",
@@ -156,6 +156,12 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "time",
+        re.compile(
+            r"(?<![\w:])(?P<v>\d{1,2}:\d\d(?:\s?[ap]m)?|\d{1,2}\s?[ap]m)(?![\w:])", re.IGNORECASE
+        ),
+    ),
+    (
         "owner",
         re.compile(
             r"\b(?:owned by|maintained by|owner is|owners are|on-call is|on call is|"
@@ -175,6 +181,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     ("path", re.compile(r"(?<![\w/])(?P<v>(?:\.{0,2}/)?[\w.-]+/[\w./-]*[\w/])")),
     ("number", re.compile(r"(?<![\w.:-])(?P<v>\d{2,6})(?![\w.])")),
+    ("date", re.compile(r"(?<!\d)(?P<v>\d{4}-\d\d-\d\d)(?!\d)")),
 )
 # Kinds of value that can stand in for each other: "moved to 9300" corrects "port 9102".
 _COMPATIBLE = {
@@ -182,6 +189,10 @@ _COMPATIBLE = {
     ("port", "number"),
     ("number", "version"),
     ("version", "number"),
+    ("time", "schedule"),
+    ("schedule", "time"),
+    ("url", "host"),
+    ("host", "url"),
 }
 _ATTRIBUTE_LABEL = {
     "port": "port",
@@ -220,23 +231,45 @@ _TIME_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
     thursdays fridays saturdays sundays january february march april june july august september
     october november december yesterday tomorrow week month year weekend morning evening night
-    since until""".split()
+    since until day days hour hours minute minutes""".split()
 )
 
 
-def content_terms(text: str) -> set[str]:
-    """Content words, lower-cased, without stop words or verbs; light plural folding."""
+def content_terms(text: str, numbers: bool = False) -> set[str]:
+    """Content words, lower-cased, without stop words or verbs; light stemming. With
+    `numbers`, bare numbers count too (in a name: "service number 3")."""
     out = set()
     for raw in _TOKEN.findall(text.lower()):
         w = raw.strip("./-:@")
-        if len(w) < 2 or w in STOPWORDS or w in VERBS or w.isdigit() or w in _TIME_WORDS:
+        if not w or w in STOPWORDS or w in VERBS or w in _TIME_WORDS:
+            continue
+        if w.isdigit():
+            if numbers:
+                out.add(w)
+            continue
+        if len(w) < 2:
             continue
         if _ISO_DATE.fullmatch(w):
             continue
-        if len(w) > 4 and w.endswith("s") and not w.endswith("ss"):
-            w = w[:-1]
-        out.add(w)
+        out.add(_stem(w))
     return out
+
+
+_SUFFIXES = ("ations", "ation", "ating", "ated", "ates", "ions", "ion", "ing", "ed", "es", "s")
+
+
+def _stem(word: str) -> str:
+    """A light stem, so "generated" and "generation", "metrics" and "metric" meet."""
+    if "/" in word or "." in word or any(c.isdigit() for c in word):
+        return word
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            if suffix == "es" and word[-3] not in "sxzh":
+                return word[:-1]  # "invoices" is "invoice" + s
+            return word[: -len(suffix)]
+    return word
 
 
 def _category_mentions(text: str) -> list[tuple[int, str]]:
@@ -288,7 +321,9 @@ def _first_value(text: str) -> tuple[str | None, str | None, tuple[int, int] | N
                 continue
             if kind == "path" and ("://" in value or re.fullmatch(r"[\d/.-]+", value)):
                 continue
-            return kind, value.rstrip(".").lower(), m.span()
+            if kind == "date" and not _ISO_DATE.fullmatch(value):
+                continue
+            return kind, value.rstrip(".,"), m.span()
     return None, None, None
 
 
@@ -328,7 +363,9 @@ def key_of(text: str) -> Key:
     entity_text = text
     if span is not None:
         entity_text = text[: span[0]] + " " + text[span[1] :]
-    entity = content_terms(entity_text) - {_norm_token(t) for t in (*favours, *rejects)}
+    entity = content_terms(entity_text, numbers=True) - {
+        _norm_token(t) for t in (*favours, *rejects)
+    }
     if attribute and attribute != "number":
         entity.discard(attribute)
     words = tuple(w.strip(".").lower() for w in re.findall(r"[\w.+#/-]+", text))
@@ -360,10 +397,15 @@ def category_label(category: str | None) -> str:
 
 
 def _entities_match(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The same thing: one description contains the other ("collector" and "metrics
+    collector"), or they share most of their words. Two things that each have a word of their
+    own ("alpha script", "bravo script") are two things."""
     shared = a & b
     if not shared:
         return False
-    return len(shared) / max(1, min(len(a), len(b))) >= 0.5
+    if a <= b or b <= a:
+        return True
+    return len(shared) / len(a | b) >= 0.6
 
 
 def _one_slot_changed(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
@@ -406,7 +448,22 @@ def supersedes(new: str, old: str) -> bool:
         compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
         if compatible and _entities_match(a.entity, b.entity):
             return True
+    if _REPLACING.search(new) and _entities_match(a.entity, b.entity):
+        verbs_a = {w for w in a.words if w in _PREDICATES}
+        if verbs_a & {w for w in b.words if w in _PREDICATES}:
+            return True  # "the alpha script logs to journald instead of its log file"
     return _one_slot_changed(a.words, b.words)
+
+
+_REPLACING = re.compile(
+    r"\b(?:instead of|rather than|no longer|not anymore|replacing|in place of|moved from|"
+    r"switched from|migrated from)\b",
+    re.IGNORECASE,
+)
+_PREDICATES = frozenset(
+    """logs writes reads runs uses lives listens talks sends stores keeps calls points serves
+    deploys publishes builds goes sits connects is are""".split()
+)
 
 
 # -- the line format -------------------------------------------------------------------------------
@@ -528,7 +585,10 @@ def rewrite_with_value(old: str, new: str, date: str) -> str | None:
     """When `new` only gives another value for what `old` describes ("moved to 9300"), `old`
     with the value changed and "was OLD until DATE"; None when `new` should stand as it is."""
     a, b = key_of(new), key_of(strip_history(old))
-    if not (a.value and b.value and a.attribute and b.attribute) or a.value == b.value:
+    if (
+        not (a.value and b.value and a.attribute and b.attribute)
+        or a.value.lower() == b.value.lower()
+    ):
         return None
     compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
     if not compatible or not _entities_match(a.entity, b.entity):
@@ -542,6 +602,37 @@ def rewrite_with_value(old: str, new: str, date: str) -> str | None:
     changed = base[: m.start()] + a.value + base[m.end() :]
     changed = changed.rstrip(".")
     return f"{changed} (was {b.value} until {date})."
+
+
+MAX_PAST = 20
+_PAST_PREFIX = "<!-- wikimem:was "
+
+
+def record_past(body: str, texts: Iterable[str], day: str) -> str:
+    """`body` with a hidden line per replaced or retracted claim (`<!-- wikimem:was DAY TEXT -->`):
+    not shown in Obsidian's reading view, never given to an agent, but it lets recall leave out
+    a session digest that still says what is no longer true. The newest `MAX_PAST` are kept."""
+    texts = [" ".join(t.replace("-->", "- ->").split()) for t in texts if t.strip()]
+    if not texts:
+        return body
+    lines = body.rstrip("\n").split("\n")
+    past = [ln for ln in lines if ln.startswith(_PAST_PREFIX)]
+    rest = [ln for ln in lines if not ln.startswith(_PAST_PREFIX)]
+    while rest and not rest[-1].strip():
+        rest.pop()
+    past += [f"{_PAST_PREFIX}{day} {t} -->" for t in texts]
+    past = past[-MAX_PAST:]
+    return "\n".join([*rest, "", *past]) + "\n"
+
+
+def past_claims(body: str) -> list[str]:
+    """The texts `record_past` keeps in a body."""
+    out = []
+    for ln in body.split("\n"):
+        if ln.startswith(_PAST_PREFIX) and ln.rstrip().endswith("-->"):
+            inner = ln[len(_PAST_PREFIX) : ln.rstrip().rfind("-->")].strip()
+            out.append(inner[11:] if _ISO_DATE.match(inner) else inner)
+    return out
 
 
 def fold(
@@ -576,7 +667,7 @@ def fold(
                 if (
                     a.value
                     and b.value
-                    and a.value != b.value
+                    and a.value.lower() != b.value.lower()
                     and not _value_in(claim.text, b.value)
                 ):
                     until = _change_date(claim.text, when)
@@ -586,7 +677,10 @@ def fold(
         if new_line == lines[target]:
             return Folded(body, None, changed=False)
         lines[target] = new_line
-        return Folded("\n".join(lines), None if restated else strip_history(old.text))
+        if restated:
+            return Folded("\n".join(lines), None)
+        replaced = strip_history(old.text)
+        return Folded(record_past("\n".join(lines), [replaced], when), replaced)
     insert_at = len(lines)
     while insert_at > 0 and not lines[insert_at - 1].strip():
         insert_at -= 1
@@ -616,10 +710,14 @@ def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
         if supersedes(claim.text, existing.text):
             removed.append(existing.text)
             del lines[i]
-    return "\n".join(lines), removed
+    out = "\n".join(lines)
+    if removed:
+        day = claim.provenance.date if claim.provenance else ""
+        out = record_past(out, [strip_history(t) for t in removed], day or "")
+    return out, removed
 
 
-def retract(body: str, target: str) -> tuple[str, list[str]]:
+def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     """`body` without the claims that `target` (a retracted statement or its topic) names."""
     want = content_terms(target)
     if not want:
@@ -632,7 +730,10 @@ def retract(body: str, target: str) -> tuple[str, list[str]]:
         if shared and (len(shared) >= 2 or len(shared) / len(want) >= 0.5):
             removed.append(existing.text)
             del lines[i]
-    return "\n".join(lines), removed
+    out = "\n".join(lines)
+    if removed:
+        out = record_past(out, [strip_history(t) for t in removed], day)
+    return out, removed
 
 
 def subject_label(text: str) -> str:

@@ -3,8 +3,9 @@
 Contract: `command_kind` classifies a shell command as test, lint, format, install, build or run
 (anything else is not a project command worth keeping). `shape` folds the parts of a command that
 change from one run to the next (numbers, hashes, ids, quoted text) into placeholders, so
-`backfill --dry-run --limit 163` and `… --limit 262` are one row, shown as `… --limit <n>` once a
-second variant is seen. A command seen once with such a part is a one-off and is not kept.
+`backfill --dry-run --limit 163` and `… --limit 262` are one row, `… --limit <n>`. A run of one
+test or one test file, or adding one package, is a one-off and is not kept: the table says how
+the project is worked on.
 `merge_table` folds one session's counts into the table text of the note.
 """
 
@@ -24,10 +25,10 @@ COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:npm|pnpm|yarn)(?: run)? test\b|\bmake (?:test|check)\b|\btest\.sh\b",
         ),
         (
-            "lint",
-            r"\b(?:ruff check|ruff|eslint|flake8|pylint|mypy|pyright|golangci-lint|clippy|rubocop|"
-            r"shellcheck|tsc --noEmit|stylelint)\b|\b(?:npm|pnpm|yarn|bun)(?: run)? (?:lint|typecheck)\b|"
-            r"\bmake (?:lint|typecheck)\b|\bprettier --check\b|\bblack --check\b",
+            "install",
+            r"\b(?:npm|pnpm|yarn|bun) (?:install|i|ci|add)\b|^(?:yarn|pnpm i)$|"
+            r"\bpip3? install\b|\b(?:poetry|pdm) install\b|\buv (?:sync|pip install)\b|"
+            r"\bbundle install\b|\bgo mod (?:download|tidy)\b|\bcargo fetch\b|\bapt(?:-get)? install\b",
         ),
         (
             "format",
@@ -35,10 +36,10 @@ COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:npm|pnpm|yarn|bun)(?: run)? format\b",
         ),
         (
-            "install",
-            r"\b(?:npm|pnpm|yarn|bun) (?:install|i|ci|add)\b|^(?:yarn|pnpm i)$|"
-            r"\bpip3? install\b|\b(?:poetry|pdm) install\b|\buv (?:sync|pip install)\b|"
-            r"\bbundle install\b|\bgo mod (?:download|tidy)\b|\bcargo fetch\b|\bapt(?:-get)? install\b",
+            "lint",
+            r"\b(?:ruff check|ruff|eslint|flake8|pylint|mypy|pyright|golangci-lint|clippy|rubocop|"
+            r"shellcheck|tsc --noEmit|stylelint)\b|\b(?:npm|pnpm|yarn|bun)(?: run)? (?:lint|typecheck)\b|"
+            r"\bmake (?:lint|typecheck)\b|\bprettier --check\b|\bblack --check\b",
         ),
         (
             "build",
@@ -56,6 +57,7 @@ COMMAND_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 _VARIABLE = re.compile(
     r"(?P<q>\"[^\"]*\"|'[^']*')|"
+    r"(?P<version>(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]))|"
     r"(?P<uuid>\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b)|"
     r"(?P<hex>\b[0-9a-f]{7,40}\b)|"
     r"(?P<date>\b\d{4}-\d\d-\d\d(?:T[\d:.]+Z?)?\b)|"
@@ -81,6 +83,8 @@ def shape(command: str) -> str:
     def placeholder(m: re.Match[str]) -> str:
         if m["q"]:
             return "<text>"
+        if m["version"]:
+            return "<version>"
         if m["uuid"] or (m["hex"] and re.search(r"\d", m["hex"])):
             return "<id>"
         if m["hex"]:
@@ -94,6 +98,24 @@ def shape(command: str) -> str:
 
 def is_variable(command: str) -> bool:
     return shape(command) != command
+
+
+_SINGLE_TEST = re.compile(
+    r"::|\s-k\s|\s--testNamePattern\b|\s-t\s|"
+    r"\s\S+(?:\.(?:py|ts|tsx|js|jsx|mjs|rb|go|rs|java|kt|php|exs?)|_test\.go|\.spec\.\w+|\.test\.\w+)(?:\s|$)"
+)
+_ADD_PACKAGE = re.compile(
+    r"\b(?:npm|pnpm|yarn|bun) (?:add|install|i)(?:\s+-\S+)*\s+(?!-)[\w@]|\bpip3? install\s+(?!-e\b|-r\b|\.|--)[\w\[]|"
+    r"\b(?:poetry|pdm|uv) add\b|\bcargo add\b|\bgo get\b|\bapt(?:-get)? install\b|\bbrew install\b"
+)
+
+
+def one_off(command: str, kind: str) -> bool:
+    """A run that says nothing about how the project is worked on: one test or one test file
+    (the project's way to run its tests is what matters), or adding one package."""
+    if kind == "test" and _SINGLE_TEST.search(command + " "):
+        return True
+    return kind == "install" and bool(_ADD_PACKAGE.search(command))
 
 
 @dataclass
@@ -121,6 +143,8 @@ def merge_table(existing: str, runs: dict[str, Row]) -> str | None:
     rows = parse_table(existing)
     by_shape: dict[str, str] = {shape(c): c for c in rows}
     for command, run in runs.items():
+        if one_off(command, run.kind):
+            continue
         key = shape(command)
         known = by_shape.get(key)
         if known is None:
@@ -134,11 +158,10 @@ def merge_table(existing: str, runs: dict[str, Row]) -> str | None:
             name, row.kind, row.ok + run.ok, row.failed + run.failed, max(row.last, run.last)
         )
         by_shape[key] = name
-    kept = [
-        r
-        for r in rows.values()
-        if r.ok > 0 and not (is_variable(r.command) and r.ok + r.failed < 2)
-    ]
+    kept = [r for r in rows.values() if r.ok > 0 and not one_off(r.command, r.kind)]
+    for r in kept:
+        # "make release VERSION=2.4.0" is kept as how releases are made, not as that release
+        r.command = shape(r.command)
     if not kept:
         return None
     kept.sort(key=lambda r: (-r.ok, r.command))

@@ -49,6 +49,7 @@ _FUTURE = re.compile(
     re.IGNORECASE,
 )
 _WEEKDAY = "|".join(WEEKDAYS)
+_MONTH = "|".join(m[:3] for m in MONTHS)
 _COUNT = r"\d+|" + "|".join(NUMBERS)
 _RELATIVE = re.compile(
     r"\b(?:"
@@ -58,7 +59,9 @@ _RELATIVE = re.compile(
     r"(?:(?P<on>on) )?(?P<which>last|next|this (?:past|coming)|this) (?P<wd>" + _WEEKDAY + r")|"
     r"(?P<on2>on) (?P<wd2>" + _WEEKDAY + r")|"
     r"(?P<ago_n>" + _COUNT + r") (?P<ago_unit>days?|weeks?|months?|years?) ago|"
-    r"(?P<lastunit>last|next|this) (?P<unit>week|month|year|weekend)"
+    r"(?P<lastunit>last|next|this) (?P<unit>week|month|year|weekend)|"
+    r"(?P<md_month>" + _MONTH + r")[a-z]*\.? (?P<md_day>\d{1,2})(?:st|nd|rd|th)?(?!\d|,? \d{4}|:)|"
+    r"(?P<dm_day>\d{1,2})(?:st|nd|rd|th)? (?:of )?(?P<dm_month>" + _MONTH + r")[a-z]*(?!,? \d{4})"
     r")\b",
     re.IGNORECASE,
 )
@@ -139,8 +142,17 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
             return f"on {iso(ref)}"
         if m["tomorrow"]:
             return f"on {iso(ref + timedelta(days=1))}"
-        if m["tonight"] or m["daypart"]:
-            return f"{said} ({iso(ref)})"
+        if m["tonight"]:
+            return f"on the night of {iso(ref)}"
+        if m["daypart"]:
+            return f"on the {said.split()[-1].lower()} of {iso(ref)}"
+        if m["md_month"] or m["dm_month"]:
+            month = _month_number(m["md_month"] or m["dm_month"])
+            try:
+                day = date(ref.year, month, int(m["md_day"] or m["dm_day"]))
+            except ValueError:
+                return said
+            return iso(day)
         if m["lastnight"]:
             return f"on the night of {iso(ref - timedelta(days=1))}"
         if m["wd"] or m["wd2"]:

@@ -156,7 +156,7 @@ class ChunkGuard:
         existing = overlay.note(op.path)
         if existing is None:
             return f"retract {op.path}: no such note"
-        body, removed = claims.retract(existing.body, op.text)
+        body, removed = claims.retract(existing.body, op.text, stamp[:10])
         if not removed:
             return f"retract {op.path}: no claim there matches {op.text!r}"
         overlay.changed[op.path] = existing.with_changes(body=body, updated=stamp)

@@ -185,7 +185,7 @@ class OfflineBackend:
             day = _day(r)
             for st in statements.extract(prompt, _date(day), in_project=project is not None):
                 if st.kind == "retraction":
-                    self._retract(work, notes, st, project)
+                    self._retract(work, notes, st, project, day)
                     continue
                 place = placement(st, project)
                 provenance = claims.Provenance(s.client, day, work.link)
@@ -225,9 +225,12 @@ class OfflineBackend:
                 and claims.supersedes(claim.text, c.text)
             ]
             if drop:
+                gone = [lines[i] for i in drop]
                 for i in reversed(drop):
                     del lines[i]
-                self._changed(work, note, "\n".join(lines))
+                day = claim.provenance.date if claim.provenance else ""
+                past = [c.text for ln in gone if (c := claims.parse_line(ln)) is not None]
+                self._changed(work, note, claims.record_past("\n".join(lines), past, day))
 
     def _retract(
         self,
@@ -235,6 +238,7 @@ class OfflineBackend:
         notes: NoteSet,
         st: statements.Statement,
         project: str | None,
+        day: str,
     ) -> None:
         if not st.target:
             if not work.claims:
@@ -247,10 +251,11 @@ class OfflineBackend:
             for i, c in reversed(claims.claims_in(note.body)):
                 if claims.strip_history(c.text) == claims.strip_history(text) or c.text == text:
                     del lines[i]
-                    self._changed(work, note, "\n".join(lines))
+                    body = claims.record_past("\n".join(lines), [c.text], day)
+                    self._changed(work, note, body)
                     return
             return
-        target = dates.resolve(st.target, _date(str(work.s.events[-1].get("ts", ""))[:10]))
+        target = dates.resolve(st.target, _date(day))
         prefixes = ["profile/"] + ([f"projects/{project}/"] if project else ["general/"])
         for prefix in prefixes:
             for path in notes.under(prefix):
@@ -259,7 +264,7 @@ class OfflineBackend:
                 note = notes.existing(path)
                 if note is None:
                     continue
-                body, removed = claims.retract(note.body, target)
+                body, removed = claims.retract(note.body, target, day)
                 if removed:
                     self._changed(work, note, body)
 

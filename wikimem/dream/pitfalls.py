@@ -21,10 +21,21 @@ MAX_EXPLANATION = 420
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _CAUSE = re.compile(
     r"\b(?:because|caused by|the (?:root )?cause|the (?:problem|issue|bug|error) (?:was|is)|"
-    r"turned out|it was|was missing|were missing|needed|needs|need to|required|requires|"
-    r"fixed|fix(?:es)? (?:it|this|the)|the fix|resolved|solved|works now|passes now|now pass|"
-    r"changed|added|removed|set|pinned|bumped|downgraded|upgraded|renamed|moved|updated|"
-    r"instead of|so that|which (?:made|makes)|after (?:adding|setting|changing|removing))\b",
+    r"turned out|was missing|were missing|wasn'?t|was not|weren'?t|were not|already existed|"
+    r"already exists|needed|needs|need to|required|requires|so (?:alembic|it|the|we)|had each|"
+    r"instead of|so that|which (?:made|makes)|conflict|clash|collid)\b",
+    re.IGNORECASE,
+)
+_FIX = re.compile(
+    r"\b(?:I (?:installed|made|changed|added|removed|set|pinned|bumped|downgraded|upgraded|"
+    r"renamed|moved|updated|replaced|switched|ran|used|created|merged|deleted|reverted|"
+    r"increased|lowered|raised)|running `|by running|with `|use `|the fix|fixed (?:it|this|by)|"
+    r"after (?:adding|setting|changing|removing|running|installing))\b",
+    re.IGNORECASE,
+)
+_OUTCOME = re.compile(
+    r"\b(?:pass(?:es)? now|now pass|are applied|is applied|runs? cleanly|works now|all \d+ .{0,30}pass|"
+    r"is fixed|are fixed|succeeds now|is green|are green|done)\b",
     re.IGNORECASE,
 )
 _FILLER = re.compile(
@@ -41,6 +52,7 @@ class Pitfall:
     fixed_by: str  # the command that passed
     files: list[str] = field(default_factory=list)
     explanation: str = ""
+    ran: list[str] = field(default_factory=list)  # commands that worked in between
 
 
 def base_of(command: str) -> str:
@@ -50,42 +62,47 @@ def base_of(command: str) -> str:
 
 
 def explain(messages: Sequence[str]) -> str:
-    """The sentences of the agent's messages that say why it failed or what fixed it."""
-    chosen: list[str] = []
+    """The sentences of the agent's messages that say why it failed and what fixed it, in their
+    order, wherever they are in the message; sentences that only report success come last."""
+    scored: list[tuple[int, int, str]] = []
+    seen: set[str] = set()
     for message in messages:
         for sentence in _SENTENCE.split(" ".join(message.split())):
             s = sentence.strip()
-            if len(s) < 12 or _FILLER.match(s) or s in chosen:
+            if len(s) < 12 or _FILLER.match(s) or s in seen:
                 continue
-            if _CAUSE.search(s):
-                chosen.append(s)
-    if not chosen:
-        for message in messages:
-            parts = [p for p in _SENTENCE.split(" ".join(message.split())) if not _FILLER.match(p)]
-            chosen.extend(parts[:2])
-            if chosen:
-                break
-    text = ""
-    for s in chosen:
-        if len(text) + len(s) + 1 > MAX_EXPLANATION:
-            break
-        text = f"{text} {s}".strip()
-    return text or clip(" ".join(chosen[:1]), MAX_EXPLANATION)
+            seen.add(s)
+            score = (
+                2 * bool(_CAUSE.search(s)) + 2 * bool(_FIX.search(s)) - 2 * bool(_OUTCOME.search(s))
+            )
+            scored.append((score, len(scored), s))
+    if not scored:
+        return ""
+    best = sorted((x for x in scored if x[0] > 0), key=lambda x: (-x[0], x[1]))
+    if not best:
+        best = sorted(scored, key=lambda x: (-x[0], x[1]))[:2]
+    chosen: list[tuple[int, str]] = []
+    used = 0
+    for _, order, s in best:
+        if used + len(s) + 1 > MAX_EXPLANATION:
+            continue
+        chosen.append((order, s))
+        used += len(s) + 1
+    return " ".join(s for _, s in sorted(chosen)) or clip(best[0][2], MAX_EXPLANATION)
 
 
 def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
-    failing: dict[
-        str, tuple[str, str, list[str], list[str]]
-    ] = {}  # base -> cmd, error, files, msgs
+    failing: dict[str, Pitfall] = {}  # base of the failing command -> what happened since
+    messages: dict[str, list[str]] = {}
     found: list[tuple[Pitfall, list[str]]] = []
     for r in records:
         event = r.get("event")
         if event in ("Stop", "AssistantMessage") and isinstance(r.get("message"), str):
-            for _, _, _, messages in failing.values():
-                messages.append(r["message"])
-            for pitfall, messages in found:
-                if not pitfall.explanation and len(messages) < 3:
-                    messages.append(r["message"])
+            for base in failing:
+                messages[base].append(r["message"])
+            for _, later in found:
+                if len(later) < 3:
+                    later.append(r["message"])
             continue
         if event not in ("PostToolUse", "PostToolUseFailure"):
             continue
@@ -95,16 +112,22 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
             base = base_of(command)
             if outcome == "failed":
                 if base not in failing:
-                    failing[base] = (command, error_excerpt(r), [], [])
+                    failing[base] = Pitfall(command, error_excerpt(r), command)
+                    messages[base] = []
             elif base in failing:
-                cmd, error, files, messages = failing.pop(base)
-                found.append((Pitfall(cmd, error, command, files), messages))
+                pitfall = failing.pop(base)
+                pitfall.fixed_by = command
+                found.append((pitfall, messages.pop(base)))
+            else:
+                for pending in failing.values():
+                    if command not in pending.ran:
+                        pending.ran.append(command)  # e.g. `pip install -e .` before the rerun
             continue
-        for _, _, files, _ in failing.values():
-            files.extend(f for f in touched_files(r) if f not in files)
+        for pending in failing.values():
+            pending.files.extend(f for f in touched_files(r) if f not in pending.files)
     out = []
-    for pitfall, messages in found:
-        pitfall.explanation = explain(messages)
+    for pitfall, said in found:
+        pitfall.explanation = explain(said)
         out.append(pitfall)
     return out
 
@@ -113,8 +136,13 @@ def pitfall_text(p: Pitfall) -> str:
     text = f"`{clip(p.command, 160)}` failed"
     if p.error:
         text += f" ({clip(p.error, 200)})"
+    fixes = []
+    if p.ran:
+        fixes.append("running " + ", ".join(f"`{clip(c, 100)}`" for c in p.ran[-3:]))
     if p.files:
-        text += f"; fixed by editing {', '.join(f'`{f}`' for f in p.files[:4])}"
+        fixes.append("editing " + ", ".join(f"`{f}`" for f in p.files[:4]))
+    if fixes:
+        text += "; fixed by " + " and ".join(fixes)
     if p.fixed_by != p.command:
         text += f"; `{clip(p.fixed_by, 120)}` passed"
     text += "."

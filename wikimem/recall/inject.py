@@ -264,14 +264,62 @@ def _is_digest(hit: Hit) -> bool:
 
 
 def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
+    """The raw bodies (hidden records included) of the notes a digest could contradict."""
     rows = index.notes("project = ? AND kind != 'session'", (project,)) if project else []
     rows += index.notes("path LIKE 'profile/%'")
     bodies = []
     for path, *_ in rows:
-        note = _read(home, path)
-        if note is not None:
-            bodies.append(note[1])
+        try:
+            with open(
+                os.path.join(home.memory_dir, path), encoding="utf-8", errors="replace"
+            ) as fh:
+                bodies.append(notemeta.read_meta(fh.read())[1])
+        except OSError:
+            continue
     return bodies
+
+
+PAST_PREFIX = "<!-- wikimem:was "
+
+
+def past_claims(bodies: Sequence[str]) -> list[set[str]]:
+    """The words of each claim the notes say was replaced or retracted (hidden
+    `<!-- wikimem:was DAY TEXT -->` lines), to recognise a digest that repeats one."""
+    out = []
+    for body in bodies:
+        for line in body.split("\n"):
+            if line.startswith(PAST_PREFIX):
+                words = _words(line[len(PAST_PREFIX) + 11 :].rsplit("-->", 1)[0])
+                if len(words) >= 2:
+                    out.append(words)
+    return out
+
+
+def _words(text: str) -> set[str]:
+    words: set[str] = set()
+    token: list[str] = []
+    for ch in text.lower() + " ":
+        if ch.isalnum() or ch in "_-./:":
+            token.append(ch)
+        elif token:
+            word = "".join(token).strip("-./:")
+            token = []
+            if len(word) > 2 and word not in _COMMON_WORDS:
+                words.add(word)
+    return words
+
+
+_COMMON_WORDS = frozenset(
+    """the and for with that this from into are was were has have had not but you your our its
+    their they them there then than when what which who will would should could can may might
+    must also only just very all any some one two use uses used using been being does did done
+    now here""".split()
+)
+
+
+def _restates(passage: str, past: list[set[str]]) -> bool:
+    words = _words(passage)
+    return any(len(p & words) >= 0.7 * len(p) for p in past)
 
 
 def _mentions(text: str, values: set[str]) -> bool:
@@ -307,9 +355,14 @@ def relevant(
     if living and digests and living[0].score >= DIGEST_RATIO * digests[0].score:
         digests = []
     if digests:
-        stale = superseded_values(_living_bodies(home, index, project))
-        if stale:
-            digests = [h for h in digests if not _mentions(h.body, stale)]
+        bodies = _living_bodies(home, index, project)
+        stale = superseded_values(bodies)
+        past = past_claims(bodies)
+        digests = [
+            h
+            for h in digests
+            if not (stale and _mentions(h.body, stale)) and not (past and _restates(h.body, past))
+        ]
     return living + digests
 
 
