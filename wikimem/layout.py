@@ -16,9 +16,9 @@ from wikimem.errors import WikimemError
 from wikimem.home import Home
 
 MEMORY_GITIGNORE = """\
-# Obsidian's per-device state; the notes themselves are shared.
-.obsidian/workspace*.json
-.obsidian/cache
+# An editor's own state, not memory: Obsidian's settings and workspace, its trash, Finder's files.
+# The notes themselves are shared.
+.obsidian/
 .trash/
 .DS_Store
 """
@@ -55,6 +55,21 @@ def _check_usable(home: Home) -> None:
             raise HomeError(f"cannot use {root}: {sub} exists and is not a directory")
     if os.path.exists(home.config_path) and not os.path.isfile(home.config_path):
         raise HomeError(f"cannot use {root}: {home.config_path} is not a file")
+
+
+class NotInitialised(HomeError):
+    """A command that reads or writes memory ran before `wikimem init`."""
+
+
+def is_initialised(home: Home) -> bool:
+    return os.path.isdir(os.path.join(home.memory_dir, ".git"))
+
+
+def require_initialised(home: Home) -> Home:
+    """`home`, or NotInitialised: nothing may be written (or reported as empty) before init."""
+    if not is_initialised(home):
+        raise NotInitialised(f"{home.root} is not initialised: run `wikimem init` first")
+    return home
 
 
 def init_home(home: Home) -> InitResult:

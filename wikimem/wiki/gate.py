@@ -1,7 +1,9 @@
 """The write gate (DESIGN §6): every change to memory/ passes here, in order.
 
 1. Built-in rules: the path stays inside memory/ after resolving symlinks and `..`, has the note
-   shape, is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
+   shape (kebab-case for notes an automated writer creates; a person's own names, such as
+   `general/My Note.md` made in Obsidian, for a person's writes and for changes to an existing
+   note), is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
    is at most `gate.max_note_bytes`; secrets are redacted or the write blocked (`gate.secrets`);
    `gate.protected` paths are refused to automated writers (dream, MCP, import).
 2. The user's `pre_write` commands whose `match` glob fits the path, in config order: JSON on
@@ -36,6 +38,13 @@ from wikimem.wiki.notes import NoteError, parse_note, validate_path
 
 OPERATIONS = ("create", "update", "delete")
 AUTOMATED_SOURCES = ("dream", "mcp", "import")
+# A person's own writes: they may name notes as they like (`general/My Note.md`, made in
+# Obsidian); automated writers only create kebab-case names, but may change a note a person named.
+PERSON_SOURCES = ("remember", "forget", "edit", "watch")
+
+
+def hand_names_allowed(write: MemoryWrite) -> bool:
+    return write.source in PERSON_SOURCES or write.operation != "create"
 
 
 @dataclass(frozen=True)
@@ -87,9 +96,13 @@ class Gate:
 
     # -- 1. built-in rules ---------------------------------------------------------------------
 
-    def _path_problem(self, rel: str) -> str | None:
+    def path_problem(self, rel: str, hand_named: bool = False) -> str | None:
+        """Why nothing could ever be written at `rel` (None when something could)."""
+        return self._path_problem(rel, hand_named)
+
+    def _path_problem(self, rel: str, hand_named: bool = False) -> str | None:
         try:
-            validate_path(rel)
+            validate_path(rel, hand_named=hand_named)
         except NoteError as exc:
             return str(exc)
         target = os.path.join(self.memory_dir, rel)
@@ -137,7 +150,7 @@ class Gate:
         """Steps 1 and 2: whether the write may happen, and with which content."""
         if write.operation not in OPERATIONS:
             return GateResult(write, "blocked", f"unknown operation {write.operation!r}")
-        problem = self._path_problem(write.path)
+        problem = self._path_problem(write.path, hand_names_allowed(write))
         if problem:
             return GateResult(write, "blocked", problem)
         current = read_current(self.memory_dir, write.path)
@@ -324,7 +337,8 @@ class Gate:
                 status="blocked",
                 reason=f"{write.path} changed since it was read; not overwritten",
             )
-        problem = self._path_problem(write.path)  # re-check: a link may have appeared meanwhile
+        # re-check: a link may have appeared meanwhile
+        problem = self._path_problem(write.path, hand_names_allowed(write))
         if problem:
             return replace(result, status="blocked", reason=problem)
         if write.operation == "delete":
