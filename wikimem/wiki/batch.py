@@ -73,7 +73,9 @@ def _with_requirements(checked: list[GateResult]) -> list[GateResult]:
 
 class Wiki:
     def __init__(self, home: Home, config: Config | None = None) -> None:
-        self.home = home
+        from wikimem.layout import require_initialised
+
+        self.home = require_initialised(home)  # before anything is read or written
         self.config = config or load_config(home)
         self.memory_dir = home.memory_dir
         self.gate = Gate(self.memory_dir, self.config)
