@@ -75,10 +75,10 @@ def register(app: typer.Typer) -> None:
         def on_step(step: Step) -> None:
             if json_out:
                 return
-            line = Text("  ")
-            line.append(step.client, style="bold")
-            line.append(f" {step.event}  {step.summary}")
-            console.print(line, highlight=False)
+            head = Text("  ")
+            head.append(step.client, style="bold")
+            head.append(f" {step.event}  {step.summary}")
+            console.print(head, highlight=False)
             injected = _injected(step.output)
             if injected:
                 console.print("    ↳ memory injected into the agent's context:", style="green")

@@ -192,11 +192,23 @@ def _show_rendered(rel: str, text: str) -> None:
     console.print(Markdown(note["body"], hyperlinks=False), soft_wrap=False)
 
 
+def _print_list(rows: list[dict[str, Any]]) -> None:
+    """The notes for a person at a terminal. The path is what `show` and `edit` need, so it is
+    never cut: a table when the terminal is wide enough for whole paths, else one note per
+    stanza (the path on its own line, the rest indented below)."""
+    widest = max(len(r["path"]) for r in rows) + 2
+    if console.width >= widest + 48:
+        console.print(_list_table(rows), soft_wrap=False)
+        return
+    for row in rows:
+        console.print(Text(row["path"] + (" 📌" if row["pinned"] else ""), style="bold"))
+        details = " · ".join(str(row[k]) for k in ("title", "kind", "updated") if row[k])
+        console.print(Text(f"  {details}", style="dim"), soft_wrap=False)
+
+
 def _list_table(rows: list[dict[str, Any]]) -> Table:
-    # The path is what `show` and `edit` need: it never loses a character (folded onto a second
-    # line only when the terminal is narrower than the path itself).
     table = Table(show_edge=False)
-    table.add_column("path", no_wrap=True, overflow="fold")
+    table.add_column("path", no_wrap=True)
     table.add_column("title", overflow="fold")
     table.add_column("kind", overflow="fold")
     table.add_column("updated", overflow="fold")
@@ -308,7 +320,7 @@ def register(app: typer.Typer) -> None:
                 "no notes yet" if not prefix else f"no notes under {prefix}", markup=False
             )
         elif console.is_terminal:
-            console.print(_list_table(rows), soft_wrap=False)
+            _print_list(rows)
         else:
             # A pipe gets one whole line per note, tab-separated: nothing cut, easy to cut(1).
             for row in rows:
