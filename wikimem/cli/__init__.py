@@ -125,7 +125,7 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, mcp, recall, setup, wiki
+    from wikimem.cli import demo, dream, importers, mcp, recall, setup, watch, wiki
 
     setup.register(app)
     setup.register_doctor(app)
@@ -134,6 +134,8 @@ def _register() -> None:
     recall.register(app)
     demo.register(app)
     mcp.register(app)
+    importers.register(app)
+    watch.register(app)
 
 
 _register()

@@ -106,7 +106,7 @@ class Wiki:
 
     def commit_writes(
         self,
-        writes: Sequence[MemoryWrite],
+        writes: Sequence[MemoryWrite] | Callable[[], Sequence[MemoryWrite]],
         subject: str,
         *,
         body: str = "",
@@ -115,6 +115,11 @@ class Wiki:
         crash: CrashHook = _no_crash,
     ) -> BatchResult:
         with file_lock(self.home.state("memory.lock")):
+            if callable(writes):
+                # Decided under the lock: what is on disk now is no other writer's half-done batch
+                # (`wikimem watch` tells a person's edits from a dream's this way).
+                self.recover()
+                writes = writes()
             return self._commit_locked(writes, subject, body, trailers, dry_run, crash)
 
     def _commit_locked(

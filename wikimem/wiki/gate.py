@@ -60,6 +60,10 @@ class MemoryWrite:
     # Another path of the same batch that must be written for this write to happen: a move's
     # delete requires its create, so a blocked destination never loses the note.
     requires: str | None = None
+    # The change is already on disk (a person's hand edit, found by `wikimem watch`): it is
+    # checked in full and committed as it is; the file is rewritten only when the gate changes
+    # its content (a redacted secret, a pre_write command's updatedContent).
+    on_disk: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,9 +159,9 @@ class Gate:
             return GateResult(write, "blocked", problem)
         current = read_current(self.memory_dir, write.path)
         exists = current is not None or os.path.lexists(os.path.join(self.memory_dir, write.path))
-        if write.operation == "create" and exists:
+        if write.operation == "create" and exists and not write.on_disk:
             return GateResult(write, "blocked", f"{write.path} already exists (create)")
-        if write.operation in ("update", "delete") and not exists:
+        if write.operation in ("update", "delete") and not exists and not write.on_disk:
             return GateResult(write, "blocked", f"{write.path} does not exist ({write.operation})")
         if self._protected(write):
             return GateResult(
@@ -175,7 +179,7 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
-            if content == current:
+            if content == current and not write.on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
         warnings: list[str] = []
         for command in self.config.gate.pre_write:
@@ -345,10 +349,14 @@ class Gate:
             try:
                 os.unlink(target)
             except FileNotFoundError:
+                if write.on_disk:
+                    return result  # the person deleted it; the commit records that
                 return replace(result, status="unchanged", reason="already gone")
             self._prune_empty_dirs(os.path.dirname(target))
             return result
         assert result.content is not None
+        if write.on_disk and result.content == current:
+            return result  # a hand edit the gate let through as it is: nothing to rewrite
         os.makedirs(os.path.dirname(target), exist_ok=True)
         atomic_write(target, result.content)
         return result
