@@ -110,7 +110,7 @@ def test_obsidian_folder_is_never_reported_uncommitted(home: Path) -> None:
     (home / "memory" / ".trash").mkdir()
     (home / "memory" / ".trash" / "old.md").write_text("x")
     assert Wiki(Home(str(home))).store.dirty_paths() == []
-    code, out, _ = cli("doctor", "--json")
+    _code, out, _ = cli("doctor", "--json")
     git = [c for c in json.loads(out) if c["area"] == "git"]
     assert git and git[0]["status"] == "ok", git
     # and a home made by an older wikimem, whose .gitignore lists only some of Obsidian's files
@@ -147,14 +147,16 @@ def test_wikilink_syntax() -> None:
 
 
 def test_search_snippet_shows_the_passage_that_matched(home: Path) -> None:
-    filler = " ".join(f"Paragraph filler sentence number {i} about nothing much." for i in range(12))
+    filler = " ".join(
+        f"Paragraph filler sentence number {i} about nothing much." for i in range(12)
+    )
     made_in_obsidian(
         home,
         "general/runbook.md",
         "Runbook",
         f"{filler} The flamingo cache is flushed with make purge-cache.",
     )
-    code, out, _ = cli("search", "flamingo", "--json")
+    _code, out, _ = cli("search", "flamingo", "--json")
     snippet = json.loads(out)[0]["snippet"]
     assert "flamingo cache is flushed" in snippet
     assert snippet.startswith("…") and len(snippet) <= 245
