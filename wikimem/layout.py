@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from wikimem.config import DEFAULT_CONFIG_TEXT, ConfigError, load_config
+from wikimem.config import ConfigError, default_config_text, load_config
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 
@@ -83,7 +83,7 @@ def init_home(home: Home) -> InitResult:
     if not os.path.exists(home.config_path):
         fd = os.open(home.config_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(DEFAULT_CONFIG_TEXT)
+            fh.write(default_config_text())
         created.append(home.config_path)
     try:
         config = load_config(home)
