@@ -28,6 +28,7 @@ from watchdog.observers import Observer
 
 from wikimem.errors import WikimemError
 from wikimem.home import Home
+from wikimem.lock import LockBusy
 from wikimem.watch.handedits import commit_hand_edits
 
 
@@ -171,8 +172,17 @@ class Watcher:
                 self._hand_edits(wiki)
             if claude_dirs is None or claude_dirs:
                 self._import_claude(wiki, claude_dirs)
+        except LockBusy as exc:
+            # a long dream holds memory/: try again after another quiet spell, not never
+            self.on_report(Report("error", f"{exc}; trying again"))
+            self._changed(lambda: self._retry(memory, claude_dirs))
         except (WikimemError, OSError) as exc:
             self.on_report(Report("error", str(exc)))
+
+    def _retry(self, memory: bool, claude_dirs: set[str] | None) -> None:
+        self._memory_changed = self._memory_changed or memory
+        if claude_dirs:
+            self._claude_changed.update(claude_dirs)
 
     def _hand_edits(self, wiki: Any) -> None:
         edits = commit_hand_edits(wiki, self._invalid)
