@@ -216,8 +216,22 @@ def test_remember_refuses_a_text_it_would_cut(home: Path) -> None:
     assert code == 1
     one_line_error(err)
     assert "120,000 characters" in err and "nothing was written" in err
+    code, _, err = cli("remember", "The gateway " + "really " * 60 + "retries twice.")
+    assert code == 1 and "a sentence of it has" in err  # one sentence that would be cut
     assert commits(home) == before
     assert not (home / "memory" / "general").exists()
+    several = (
+        "The staging database listens on port 5433. Deploys happen on Tuesdays after the "
+        "standup, never on Fridays. The CI runners have four cores and sixteen gigabytes of "
+        "memory each. The billing service is written in Go and owned by the payments team. "
+        "Release notes are drafted in the CHANGELOG.md file before every tag."
+    )
+    assert 300 < len(several) < 1200
+    code, _, err = cli("remember", several)
+    assert code == 0, err
+    kept = "".join(p.read_text() for p in (home / "memory").rglob("*.md"))
+    for words in ("port 5433", "Tuesdays", "four cores", "payments team", "CHANGELOG.md"):
+        assert words in kept, words
 
 
 def test_remember_keeps_every_statement_of_a_short_text(home: Path) -> None:
@@ -240,7 +254,7 @@ def test_remember_dash_reads_stdin(home: Path) -> None:
 def test_project_option_is_slugified(home: Path) -> None:
     code, _out, err = cli("remember", "Deploys happen on Tuesdays", "--project", "My Project!!")
     assert code == 0, err
-    assert (home / "memory" / "projects" / "my-project" / "notes.md").exists()
+    assert list((home / "memory" / "projects" / "my-project").glob("*.md"))
     code, _, err = cli("remember", "x", "--project", "!!!")
     assert code == 1 and "--project" in err
 
@@ -385,7 +399,11 @@ def test_json_on_every_command_that_prints_data(home: Path, tmp_path: Path) -> N
         ("show", "profile/preferences"): lambda d: (
             d["title"] == "Preferences" and "tabs" in d["body"]
         ),
-        ("diff",): lambda d: d["files"] == ["index.md", "projects/acme-api/notes.md"],
+        ("diff",): lambda d: (
+            d["files"][0] == "index.md"
+            and d["files"][1].startswith("projects/acme-api/")
+            and "Tuesdays" in d["patch"]
+        ),
         ("list",): lambda d: len(d) == 2,
         ("log",): lambda d: len(d) == 3,
         ("search", "tabs"): lambda d: d[0]["path"] == "profile/preferences.md",

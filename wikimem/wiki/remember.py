@@ -34,9 +34,11 @@ from wikimem.wiki.notes import (
     validate_path,
 )
 
-# A remembered statement is one line of a living note (DESIGN §5), cut beyond this length where
-# it is stored: a longer text is refused instead, and the person told where long text goes.
-MAX_REMEMBER_CHARS = statements.MAX_STATEMENT
+# A remembered statement is one line of a living note (DESIGN §5), cut beyond MAX_STATEMENT
+# where it is stored, and `remember` takes a few of them at a time: a text that would be cut is
+# refused instead, and the person told where long text goes.
+MAX_REMEMBER_CHARS = 4 * statements.MAX_STATEMENT
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 class TooLong(WikimemError):
@@ -77,19 +79,19 @@ def resolve_path(wiki: Wiki, given: str) -> str:
 
 
 def _statements(text: str, project: str | None) -> list[statements.Statement]:
+    """The statements of each sentence. A person asked for exactly this to be remembered: a
+    sentence that reads like nothing the dream would pick up is kept as it is, never dropped."""
     said_on = date.fromisoformat(today())
-    found = [
-        st
-        for st in statements.extract(text, said_on, in_project=project is not None)
-        if st.kind != "retraction"
-    ]
-    if found:
-        return found
-    # A person asked for exactly this to be remembered: keep it even when it reads like nothing
-    # the dream would pick up.
-    cleaned = statements.clean(text, said_on)
     scope = "project" if project else "general"
-    return [statements.Statement("fact", cleaned, scope, explicit=True)]
+    out: list[statements.Statement] = []
+    for sentence in statements.sentences(text) or [text]:
+        found = statements.extract(sentence, said_on, in_project=project is not None)
+        if found:
+            out.extend(st for st in found if st.kind != "retraction")
+        else:
+            cleaned = statements.clean(sentence, said_on)
+            out.append(statements.Statement("fact", cleaned, scope, explicit=True))
+    return out
 
 
 def plan(
@@ -163,11 +165,18 @@ def remember(
     flat = " ".join(text.split())
     if not flat:
         raise WikimemError("nothing to remember: the text is empty")
-    if len(flat) > MAX_REMEMBER_CHARS:
+    longest = max(len(s) for s in _SENTENCE_END.split(flat))
+    if len(flat) > MAX_REMEMBER_CHARS or longest > statements.MAX_STATEMENT:
+        what = (
+            f"the text has {len(flat):,} characters"
+            if len(flat) > MAX_REMEMBER_CHARS
+            else f"a sentence of it has {longest:,} characters"
+        )
         raise TooLong(
-            f"the text has {len(flat):,} characters; remember keeps statements of at most "
-            f"{MAX_REMEMBER_CHARS} (nothing was written). Say it in a sentence or two, or put "
-            "longer text in a note of its own: `wikimem edit general/<name>.md`"
+            f"{what}; remember keeps a few statements of at most {statements.MAX_STATEMENT} "
+            f"characters each, {MAX_REMEMBER_CHARS:,} in all (nothing was written). Say it in a "
+            "sentence or two, or put longer text in a note of its own: "
+            "`wikimem edit general/<name>.md`"
         )
     rel = resolve_path(wiki, path) if path else None
     writes, replaced, main = plan(wiki, text, path=rel, project=project)
