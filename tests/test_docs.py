@@ -19,8 +19,8 @@ def test_every_config_key_is_documented() -> None:
 
 
 def test_links_between_pages_resolve() -> None:
-    # pages other engineers write in parallel (MCP, plugins, Gemini) are linked before they land
-    pending = {"mcp.md", "plugins.md", "harness-gemini.md"}
+    # a page another engineer writes in parallel (Gemini CLI) is linked before it lands
+    pending = {"harness-gemini.md"}
     for page in [REPO / "README.md", *(REPO / "docs").glob("*.md")]:
         for target in re.findall(r"\]\(([^)#\s]+\.md)\)", page.read_text()):
             if target.rsplit("/", 1)[-1] in pending:
