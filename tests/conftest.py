@@ -17,6 +17,12 @@ from typing import Any
 
 import pytest
 
+# The terminal the tests happen to run in must not shape the CLI's output: rich reads these when
+# the CLI's consoles are created (at import, before any fixture runs), so they go first; tests
+# that want a terminal set its width themselves.
+for _var in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "LINES"):
+    os.environ.pop(_var, None)
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 SHARED = REPO.parent / "shared"

@@ -166,7 +166,7 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     for path in (home / "memory").rglob("*.md"):
         if path.name != "index.md" and ".git" not in path.parts:
             parse_note(str(path.relative_to(home / "memory")), path.read_text())
-    assert "acme-api commands" in note(home, "index.md")
+    assert "[[projects/acme-api/commands|acme-api commands]]" in note(home, "index.md")
     assert "[[projects/acme-api/facts]]" in digest.body  # the digest links the notes it changed
 
 

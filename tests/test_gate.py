@@ -455,7 +455,7 @@ def test_one_commit_per_batch_with_message_and_trailers(home: Path) -> None:
         text=True,
     ).stdout.split()
     assert sorted(files) == ["general/n0.md", "general/n1.md", "general/n2.md", "index.md"]
-    assert "[N1](general/n1.md)" in (home / "memory" / "index.md").read_text()
+    assert "[[general/n1|N1]]" in (home / "memory" / "index.md").read_text()
     assert result.commit
 
 

@@ -81,4 +81,4 @@ def test_init_adopts_an_existing_vault(tmp_path: Path) -> None:
         ["git", "-C", str(home / "memory"), "ls-files"], capture_output=True, text=True
     ).stdout
     assert "general/ideas.md" in files
-    assert "[Ideas](general/ideas.md)" in (home / "memory" / "index.md").read_text()
+    assert "[[general/ideas|Ideas]]" in (home / "memory" / "index.md").read_text()

@@ -76,7 +76,8 @@ def test_remember_with_explicit_path_and_project(home: Path) -> None:
 def test_remember_bad_path_is_one_line_error(home: Path) -> None:
     proc = wikimem("remember", "x", "--path", "../../.bashrc")
     assert proc.returncode == 1
-    assert "blocked" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1 and "'..' segments are not allowed" in proc.stderr
+    assert not (Path(os.environ["HOME"]) / ".bashrc.md").exists()
 
 
 def test_remember_redacts_a_secret(home: Path) -> None:

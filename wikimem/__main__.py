@@ -11,7 +11,8 @@ import sys
 
 def main() -> None:
     argv = sys.argv[1:]
-    if argv and argv[0] == "hook":
+    # `wikimem hook --help` is for a person: typer prints it (a harness never passes --help)
+    if argv and argv[0] == "hook" and not {"--help", "-h"} & set(argv[1:]):
         from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))

@@ -2,7 +2,8 @@
 
 Contract: `load_config(home)` returns frozen dataclasses built from `config.toml` merged over
 `rawconfig.DEFAULTS`; a malformed file raises `ConfigError` with a one-line reason.
-`DEFAULT_CONFIG_TEXT` is what `wikimem init` writes: every default, commented.
+`default_config_text()` is what `wikimem init` writes: every default, commented, with the real
+paths of the docs and templates that came with this installation.
 """
 
 from __future__ import annotations
@@ -13,11 +14,18 @@ from typing import Any
 from wikimem.home import Home
 from wikimem.rawconfig import ConfigError, load_raw
 
-__all__ = ["DEFAULT_CONFIG_TEXT", "Config", "ConfigError", "GateCommand", "load_config"]
+__all__ = [
+    "DEFAULT_CONFIG_TEXT",
+    "Config",
+    "ConfigError",
+    "GateCommand",
+    "default_config_text",
+    "load_config",
+]
 
 DEFAULT_CONFIG_TEXT = """\
 # wikimem configuration. Every value below is the default; uncomment to change it.
-# Docs: DESIGN.md section 9, docs/gate.md for the write gate.
+# Every key: {docs}/configuration.md; the write gate: {docs}/gate.md
 
 [inject]
 # session_start_chars = 8000   # budget of memory injected when a session starts
@@ -46,7 +54,7 @@ DEFAULT_CONFIG_TEXT = """\
 # protected = []          # globs of note paths no automatic write may touch, e.g. ["profile/**"]
 # timeout_seconds = 10    # default timeout of a pre/post write command
 
-# [[gate.pre_write]]           # an example: see templates/gate/ and docs/gate.md
+# [[gate.pre_write]]           # an example; ready-made commands: {templates}/gate/
 # command = "python3 ~/bin/no-tokens.py"
 # match = "**"
 # timeout = 10
@@ -63,6 +71,14 @@ DEFAULT_CONFIG_TEXT = """\
 [sync]
 # remote = ""
 """
+
+
+def default_config_text() -> str:
+    from wikimem.resources import resource
+
+    return DEFAULT_CONFIG_TEXT.replace("{docs}", resource("docs")).replace(
+        "{templates}", resource("templates")
+    )
 
 
 @dataclass(frozen=True)

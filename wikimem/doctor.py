@@ -90,7 +90,8 @@ def _git_checks(home: Home) -> list[Check]:
                 "git",
                 "warn",
                 f"{len(dirty)} uncommitted change(s) in memory/: {shown}",
-                f"review with `git -C {home.memory_dir} diff` and commit them",
+                f"review with `git -C {home.memory_dir} diff`, then commit them through the "
+                "gate with `wikimem watch --once` (or keep `wikimem watch` running)",
             )
         ]
     return [Check("git", "ok", f"memory/ at {str(head)[:10]}, clean")]

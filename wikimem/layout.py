@@ -11,14 +11,14 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from wikimem.config import DEFAULT_CONFIG_TEXT, ConfigError, load_config
+from wikimem.config import ConfigError, default_config_text, load_config
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 
 MEMORY_GITIGNORE = """\
-# Obsidian's per-device state; the notes themselves are shared.
-.obsidian/workspace*.json
-.obsidian/cache
+# An editor's own state, not memory: Obsidian's settings and workspace, its trash, Finder's files.
+# The notes themselves are shared.
+.obsidian/
 .trash/
 .DS_Store
 """
@@ -57,6 +57,21 @@ def _check_usable(home: Home) -> None:
         raise HomeError(f"cannot use {root}: {home.config_path} is not a file")
 
 
+class NotInitialised(HomeError):
+    """A command that reads or writes memory ran before `wikimem init`."""
+
+
+def is_initialised(home: Home) -> bool:
+    return os.path.isdir(os.path.join(home.memory_dir, ".git"))
+
+
+def require_initialised(home: Home) -> Home:
+    """`home`, or NotInitialised: nothing may be written (or reported as empty) before init."""
+    if not is_initialised(home):
+        raise NotInitialised(f"{home.root} is not initialised: run `wikimem init` first")
+    return home
+
+
 def init_home(home: Home) -> InitResult:
     _check_usable(home)
     created: list[str] = []
@@ -68,7 +83,7 @@ def init_home(home: Home) -> InitResult:
     if not os.path.exists(home.config_path):
         fd = os.open(home.config_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(DEFAULT_CONFIG_TEXT)
+            fh.write(default_config_text())
         created.append(home.config_path)
     try:
         config = load_config(home)

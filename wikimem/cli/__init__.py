@@ -2,7 +2,8 @@
 
 Only this package imports typer and rich; the core returns values. Every user-facing failure is
 a `WikimemError`, printed as one line on stderr with exit code 1 (no traceback); bad usage exits 2
-(typer's own handling).
+(typer's own handling, and arguments that are not valid UTF-8). Text that came from outside
+(messages, note paths, git output) is never read as rich markup.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any, ParamSpec, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
+from wikimem import __version__
 from wikimem.errors import WikimemError
 from wikimem.home import Home, resolve_home
 
@@ -27,7 +30,7 @@ app = typer.Typer(
     name="wikimem",
     help="One shared, portable memory for every coding agent you use.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -40,15 +43,53 @@ HomeOption = typer.Option(
 JsonOption = typer.Option(False, "--json", help="Print machine-readable JSON.")
 
 
+def _version(value: bool) -> None:
+    if value:
+        sys.stdout.write(f"wikimem {__version__}\n")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        help="Print the version and exit.",
+        callback=_version,
+        is_eager=True,
+    ),
+) -> None:
+    """One shared, portable memory for every coding agent you use."""
+
+
 def home_of(value: str | None) -> Home:
     return resolve_home(value)
 
 
+def initialised_home(value: str | None) -> Home:
+    """The home, or a one-line error when `wikimem init` has not made it yet."""
+    from wikimem.layout import require_initialised
+
+    return require_initialised(resolve_home(value))
+
+
 def fail(message: str, code: int = 1) -> typer.Exit:
     err_console.print(
-        f"[bold red]error:[/] {message}", markup=True, highlight=False, soft_wrap=True
+        f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
     )
     return typer.Exit(code)
+
+
+def _not_utf8(kwargs: dict[str, Any]) -> str | None:
+    """The name of an argument holding bytes that are not UTF-8 (Python keeps them as lone
+    surrogates, which nothing downstream can encode)."""
+    for name, value in kwargs.items():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return name
+    return None
 
 
 def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
@@ -56,6 +97,9 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        bad = _not_utf8(kwargs)
+        if bad is not None:
+            raise fail(f"{bad.upper()} is not valid UTF-8 text; check the terminal's encoding", 2)
         try:
             return fn(*args, **kwargs)
         except WikimemError as exc:
@@ -81,7 +125,7 @@ def print_json(data: Any) -> None:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, mcp, recall, setup, wiki
+    from wikimem.cli import demo, dream, importers, mcp, recall, setup, watch, wiki
 
     setup.register(app)
     setup.register_doctor(app)
@@ -90,6 +134,8 @@ def _register() -> None:
     recall.register(app)
     demo.register(app)
     mcp.register(app)
+    importers.register(app)
+    watch.register(app)
 
 
 _register()

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import typer
 from rich.rule import Rule
+from rich.text import Text
 
 from wikimem.cli import JsonOption, console, handle_errors, print_json
 from wikimem.demo import Step, run_demo
@@ -28,6 +30,38 @@ def _injected(output: str) -> str | None:
     return text if isinstance(text, str) else None
 
 
+def result_lines(extra: dict[str, Any]) -> list[str]:
+    """The demo's outcome in words: what the dream made, what was recorded, what the notes say."""
+    lines = []
+    dream = extra.get("dream")
+    if isinstance(dream, dict):
+        created = list(dream.get("created") or [])
+        commit = f" in commit {dream['commit']}" if dream.get("commit") else ""
+        lines.append(
+            f"  dream: {dream.get('events', 0)} events became {len(created)} notes{commit}:"
+        )
+        lines.extend(f"    {path}" for path in created)
+    if "events" in extra:
+        by_client = extra.get("by_client") or {}
+        counts = ", ".join(f"{c} {n}" for c, n in sorted(by_client.items()))
+        lines.append(f"  recorded: {extra['events']} events ({counts})")
+    if extra.get("projects"):
+        lines.append(f"  projects: {', '.join(extra['projects'])} (one project for both clones)")
+    if "secret_redacted" in extra:
+        said = "yes, before it reached disk" if extra["secret_redacted"] else "NO"
+        lines.append(f"  secret in a tool output redacted: {said}")
+    known = {"dream", "events", "by_client", "projects", "secret_redacted"}
+    for key, value in extra.items():
+        if key in known:
+            continue
+        if isinstance(value, str) and key.endswith(".md"):
+            lines.append(f"  {key}:")
+            lines.extend(f"    {ln}" if ln else "" for ln in value.splitlines())
+        else:
+            lines.append(f"  {key}: {value}")
+    return lines
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
@@ -41,7 +75,10 @@ def register(app: typer.Typer) -> None:
         def on_step(step: Step) -> None:
             if json_out:
                 return
-            console.print(f"  [bold]{step.client}[/] {step.event}  {step.summary}", highlight=False)
+            head = Text("  ")
+            head.append(step.client, style="bold")
+            head.append(f" {step.event}  {step.summary}")
+            console.print(head, highlight=False)
             injected = _injected(step.output)
             if injected:
                 console.print("    ↳ memory injected into the agent's context:", style="green")
@@ -61,8 +98,8 @@ def register(app: typer.Typer) -> None:
             )
             return
         console.print(Rule("Result", align="left"))
-        for key, value in result.extra.items():
-            console.print(f"  {key}: {value}", markup=False)
+        for line in result_lines(result.extra):
+            console.print(line, markup=False, highlight=False)
         console.print(
             "  (the temporary home has been removed; your own ~/.wikimem was not touched)",
             markup=False,

@@ -17,9 +17,10 @@ from wikimem.cli import (
     err_console,
     handle_errors,
     home_of,
+    initialised_home,
     print_json,
 )
-from wikimem.dream.runner import DreamResult, run_dream
+from wikimem.dream.runner import BACKENDS, DreamResult, run_dream
 
 
 def _show(result: DreamResult) -> None:
@@ -65,7 +66,9 @@ def register(app: typer.Typer) -> None:
         backend: Annotated[
             str | None,
             typer.Option(
-                "--backend", help="auto, offline, anthropic or claude-cli (default: config)."
+                "--backend",
+                help=f"{', '.join(BACKENDS)} (default: config).",
+                autocompletion=lambda incomplete: [b for b in BACKENDS if b.startswith(incomplete)],
             ),
         ] = None,
         dry_run: Annotated[
@@ -81,7 +84,11 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Consolidate the sessions recorded since the last dream into the wiki (one commit)."""
-        the_home = home_of(home)
+        if backend is not None and backend not in BACKENDS:
+            raise typer.BadParameter(
+                f"expected one of {', '.join(BACKENDS)}", param_hint="--backend"
+            )
+        the_home = home_of(home) if auto else initialised_home(home)
         if auto:
             # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
             # included, goes to state/dream.log (and `wikimem status` / `doctor` show it).

@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 import os
-from typing import Annotated
+import re
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
-from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.cli import HomeOption, JsonOption, console, handle_errors, initialised_home, print_json
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
 from wikimem.rawconfig import load_raw
-from wikimem.recall.index import Hit, open_index
+from wikimem.recall.index import Hit, open_index, query_terms
+from wikimem.recall.inject import window
+
+SNIPPET_CHARS = 240
+
+
+def snippet(body: str, terms: list[str]) -> str:
+    """The stretch of a passage around the words that matched (not merely its first lines)."""
+    return window(" ".join(body.split()), terms, SNIPPET_CHARS)
+
+
+def _highlighted(text: str, terms: list[str]) -> Text:
+    out = Text(text)
+    for term in terms:
+        # FTS5 matched the stem: mark every word that starts like the term
+        out.highlight_regex(
+            re.compile(rf"(?i)\b{re.escape(term[:6] if len(term) > 6 else term)}\w*"), "bold"
+        )
+    return out
 
 
 def register(app: typer.Typer) -> None:
@@ -28,7 +48,7 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Ranked notes (best passage of each) for a query; the index is brought up to date first."""
-        the_home = home_of(home)
+        the_home = initialised_home(home)
         index = open_index(the_home.state_dir, the_home.memory_dir)
         try:
             index.refresh(full=True)
@@ -38,6 +58,7 @@ def register(app: typer.Typer) -> None:
         best: dict[str, Hit] = {}
         for h in hits:
             best.setdefault(h.path, h)  # a note's best passage
+        terms = query_terms(query)
         results = [
             {
                 "path": h.path,
@@ -45,7 +66,7 @@ def register(app: typer.Typer) -> None:
                 "kind": h.kind,
                 "score": round(h.score, 3),
                 "section": h.heading,
-                "snippet": " ".join(h.body.split())[:240],
+                "snippet": snippet(h.body, terms),
             }
             for h in list(best.values())[:limit]
         ]
@@ -59,8 +80,12 @@ def register(app: typer.Typer) -> None:
         for col in ("score", "path", "snippet"):
             table.add_column(col, overflow="fold")
         for r in results:
-            table.add_row(f"{r['score']:.2f}", f"{r['path']}\n{r['title']}", str(r["snippet"]))
-        console.print(table)
+            table.add_row(
+                f"{r['score']:.2f}",
+                Text(f"{r['path']}\n{r['title']}"),
+                _highlighted(str(r["snippet"]), terms),
+            )
+        console.print(table, soft_wrap=False)
 
     @app.command()
     @handle_errors
@@ -78,6 +103,7 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option("--client", help="Print the exact JSON this client would get.")
         ] = None,
         home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
         """Print what a hook would inject now (nothing is recorded as given)."""
         from wikimem.capture.hook import build_record
@@ -89,7 +115,7 @@ def register(app: typer.Typer) -> None:
             raise WikimemError("inject prompt needs --prompt TEXT")
         if client is not None and client not in CLIENTS:
             raise typer.BadParameter(f"expected one of {', '.join(CLIENTS)}", param_hint="--client")
-        the_home = home_of(home)
+        the_home = initialised_home(home)
         settings = load_raw(the_home)
         event = "SessionStart" if what == "session-start" else "UserPromptSubmit"
         fields = {
@@ -105,15 +131,22 @@ def register(app: typer.Typer) -> None:
         import time
 
         text = for_event(the_home, record, settings, time.monotonic() + 30)
-        if client is None:
-            console.print(text or "(nothing would be injected)", markup=False, highlight=False)
-            return
-        from wikimem.capture.hook import _adapter
+        out: str | None = None
+        if client is not None:
+            from wikimem.capture.hook import _adapter
 
-        native = {
-            "cursor": {"SessionStart": "sessionStart", "UserPromptSubmit": "beforeSubmitPrompt"}
-        }.get(client, {}).get(event, event)
-        out = _adapter(client).render(native, event, text)
-        console.print(
-            out or "(nothing: the hook would print nothing)", markup=False, highlight=False
-        )
+            native = {
+                "cursor": {"SessionStart": "sessionStart", "UserPromptSubmit": "beforeSubmitPrompt"}
+            }.get(client, {}).get(event, event)
+            out = _adapter(client).render(native, event, text)
+        if json_out:
+            data: dict[str, Any] = {"event": event, "project": record.get("project"), "text": text}
+            if client is not None:
+                data.update({"client": client, "hook_output": out})
+            print_json(data)
+        elif client is None:
+            console.print(text or "(nothing would be injected)", markup=False, highlight=False)
+        else:
+            console.print(
+                out or "(nothing: the hook would print nothing)", markup=False, highlight=False
+            )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -15,7 +15,15 @@ from wikimem.harness.mcpconfig import McpResult, install_mcp, uninstall_mcp
 from wikimem.layout import init_home
 from wikimem.status import collect
 
-ClientArg = Annotated[str, typer.Argument(help="claude, codex or cursor", metavar="CLIENT")]
+
+def complete_client(incomplete: str) -> list[str]:
+    return [c for c in CLIENTS if c.startswith(incomplete)]
+
+
+ClientArg = Annotated[
+    str,
+    typer.Argument(help=f"{', '.join(CLIENTS)}", metavar="CLIENT", autocompletion=complete_client),
+]
 ScopeOption = Annotated[str, typer.Option("--scope", help="user (all projects) or project")]
 ProjectDirOption = Annotated[
     str | None,
@@ -44,15 +52,26 @@ def _human(n: int) -> str:
     return f"{n} B"
 
 
-def _show_result(result: InstallResult | McpResult, verb: str) -> None:
+def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]:
+    if isinstance(result, InstallResult):
+        data = result.as_dict()
+    else:
+        data = {k: v for k, v in vars(result).items() if k not in ("before", "after")}
+        data["messages"] = list(result.messages)
     if result.dry_run:
-        diff = difflib.unified_diff(
-            result.before.splitlines(keepends=True),
-            result.after.splitlines(keepends=True),
-            fromfile=result.path,
-            tofile=f"{result.path} (after {verb})",
+        data["diff"] = _diff(result, verb)
+    return data
+
+
+def _show_result(result: InstallResult | McpResult, verb: str) -> None:
+    if isinstance(result, InstallResult) and result.removed:
+        what = "would remove" if result.dry_run else "removed"
+        console.print(
+            f"{what} {result.path}: wikimem created it and nothing else is left in it",
+            markup=False,
         )
-        text = "".join(diff)
+    elif result.dry_run:
+        text = _diff(result, verb)
         console.print(text if text else f"{result.path}: no change", markup=False, highlight=False)
     elif result.changed:
         what = "MCP server" if isinstance(result, McpResult) else "hooks"
@@ -65,6 +84,17 @@ def _show_result(result: InstallResult | McpResult, verb: str) -> None:
         console.print(f"{result.path}: already up to date, nothing changed", markup=False)
     for message in result.messages:
         console.print(message, markup=False)
+
+
+def _diff(result: InstallResult | McpResult, verb: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            result.before.splitlines(keepends=True),
+            result.after.splitlines(keepends=True),
+            fromfile=result.path,
+            tofile=f"{result.path} (after {verb})",
+        )
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -112,6 +142,7 @@ def register(app: typer.Typer) -> None:
         ] = False,
         mcp: McpOption = False,
         home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
         """Wire wikimem's hooks into a harness config, keeping every other entry."""
         _check_client(client)
@@ -119,6 +150,13 @@ def register(app: typer.Typer) -> None:
         if not dry_run:
             init_home(the_home)
         result = install(client, the_home, scope, project_dir, dry_run, trust)
+        if json_out:
+            data = _result_data(result, "installed")
+            if mcp:
+                mcp_result = install_mcp(client, the_home, scope, project_dir, dry_run)
+                data = {"hooks": data, "mcp": _result_data(mcp_result, "installed")}
+            print_json(data)
+            return
         _show_result(result, "installed")
         if mcp:
             _show_result(install_mcp(client, the_home, scope, project_dir, dry_run), "installed")
@@ -132,10 +170,19 @@ def register(app: typer.Typer) -> None:
         dry_run: DryRunOption = False,
         mcp: McpOption = False,
         home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
         """Remove exactly wikimem's hooks from a harness config."""
         _check_client(client)
-        result = uninstall(client, scope, project_dir, dry_run)
+        the_home = home_of(home) if home else None
+        result = uninstall(client, scope, project_dir, dry_run, the_home)
+        if json_out:
+            data = _result_data(result, "removed")
+            if mcp:
+                mcp_result = uninstall_mcp(client, scope, project_dir, dry_run)
+                data = {"hooks": data, "mcp": _result_data(mcp_result, "removed")}
+            print_json(data)
+            return
         _show_result(result, "removed")
         if mcp:
             _show_result(uninstall_mcp(client, scope, project_dir, dry_run), "removed")

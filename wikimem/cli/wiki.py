@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import sys
 import tempfile
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markdown import Markdown
 from rich.syntax import Syntax
 from rich.table import Table
+from rich.text import Text
 
 from wikimem.cli import (
     HomeOption,
@@ -20,36 +22,61 @@ from wikimem.cli import (
     err_console,
     fail,
     handle_errors,
-    home_of,
+    initialised_home,
     print_json,
 )
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import content_hash
-from wikimem.wiki.notemeta import read_meta
+from wikimem.wiki.notemeta import as_list, read_meta
+from wikimem.wiki.notes import now_utc
 from wikimem.wiki.remember import (
     check_edit,
+    check_editable,
     current_project,
     edit_note,
     forget,
+    project_option,
     remember,
     resolve_path,
+    stamp_updated,
     template_for,
 )
 
 
+def complete_note_path(incomplete: str) -> list[str]:
+    """Shell completion for PATH arguments: the notes whose path starts with what was typed."""
+    try:
+        from wikimem.home import resolve_home
+        from wikimem.wiki.indexmd import note_paths
+
+        paths = note_paths(resolve_home().memory_dir)
+    except OSError:
+        return []
+    return [p for p in paths if p.startswith(incomplete)]
+
+
+PathArg = Annotated[
+    str,
+    typer.Argument(
+        help="Note path relative to memory/ (`.md` optional; a [[wikilink]] works too).",
+        autocompletion=complete_note_path,
+    ),
+]
+
+
+def result_data(result: BatchResult) -> dict[str, Any]:
+    return {
+        "commit": result.commit,
+        "written": [{"path": r.write.path, "operation": r.write.operation} for r in result.written],
+        "blocked": [{"path": r.write.path, "reason": r.reason} for r in result.blocked],
+        "warnings": list(result.warnings),
+    }
+
+
 def _report(result: BatchResult, json_out: bool) -> None:
     if json_out:
-        print_json(
-            {
-                "commit": result.commit,
-                "written": [
-                    {"path": r.write.path, "operation": r.write.operation} for r in result.written
-                ],
-                "blocked": [{"path": r.write.path, "reason": r.reason} for r in result.blocked],
-                "warnings": list(result.warnings),
-            }
-        )
+        print_json(result_data(result))
     else:
         for r in result.written:
             console.print(
@@ -77,11 +104,139 @@ def _report(result: BatchResult, json_out: bool) -> None:
         console.print("no change", markup=False)
 
 
+def _stdin_text() -> str:
+    """`remember -`: the text from stdin, which must be UTF-8."""
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WikimemError("the text on stdin is not valid UTF-8; nothing was written") from None
+
+
+def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
+    original = wiki.read(rel)
+    base = content_hash(original)
+    text = original if original is not None else template_for(rel)
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    fd, tmp = tempfile.mkstemp(prefix="wikimem-edit-", suffix=".md")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    while True:
+        try:
+            proc = subprocess.run([*shlex.split(editor), tmp], check=False)
+        except OSError as exc:
+            raise fail(
+                f"cannot run the editor {editor!r}: {exc.strerror}; nothing changed"
+            ) from None
+        if proc.returncode != 0:
+            raise fail(
+                f"{editor} exited {proc.returncode}; nothing changed (your text is in {tmp})"
+            )
+        with open(tmp, encoding="utf-8", errors="surrogateescape") as fh:
+            edited = fh.read()
+        if edited == original or (original is None and edited == text):
+            os.unlink(tmp)
+            if json_out:
+                print_json({"commit": None, "written": [], "blocked": [], "warnings": []})
+            else:
+                console.print("no change", markup=False)
+            return
+        problem = check_edit(wiki, rel, edited)
+        if problem is None:
+            break
+        err_console.print(f"invalid: {problem}", markup=False)
+        try:
+            again = typer.confirm("Reopen the editor to fix it?", default=True)
+        except typer.Abort:  # no terminal to answer on
+            again = False
+        if not again:
+            raise fail(f"aborted; nothing committed (your text is in {tmp})")
+    result = edit_note(wiki, rel, stamp_updated(original, edited, now_utc()), base)
+    if result.blocked:
+        err_console.print(f"your text is kept in {tmp}", markup=False)
+    else:
+        os.unlink(tmp)
+    _report(result, json_out)
+
+
+def _note_data(rel: str, text: str) -> dict[str, Any]:
+    meta, body = read_meta(text)
+    return {
+        "path": rel,
+        "title": str(meta.get("title") or ""),
+        "kind": str(meta.get("kind") or ""),
+        "tags": as_list(meta.get("tags")),
+        "created": str(meta.get("created") or ""),
+        "updated": str(meta.get("updated") or ""),
+        "sources": as_list(meta.get("sources")),
+        "pinned": meta.get("pinned") is True,
+        "meta": meta,
+        "body": body,
+        "text": text,
+    }
+
+
+def _show_rendered(rel: str, text: str) -> None:
+    """A note for a person at a terminal: every character kept at any width (long words and
+    code lines wrap, links show their address)."""
+    note = _note_data(rel, text)
+    console.print(Text(f"{rel} — {note['title']}", style="bold"), soft_wrap=False)
+    details = "; ".join(
+        f"{k}: {', '.join(v) if isinstance(v, list) else v}"
+        for k, v in ((k, note[k]) for k in ("kind", "tags", "updated", "sources"))
+        if v
+    )
+    if details:
+        console.print(Text(details, style="dim"), soft_wrap=False)
+    console.rule(style="dim")
+    console.print(Markdown(note["body"], hyperlinks=False), soft_wrap=False)
+
+
+def _print_list(rows: list[dict[str, Any]]) -> None:
+    """The notes for a person at a terminal. The path is what `show` and `edit` need, so it is
+    never cut: a table when the terminal is wide enough for whole paths, else one note per
+    stanza (the path on its own line, the rest indented below)."""
+    widest = max(len(r["path"]) for r in rows) + 2
+    if console.width >= widest + 48:
+        console.print(_list_table(rows), soft_wrap=False)
+        return
+    for row in rows:
+        console.print(Text(row["path"] + (" 📌" if row["pinned"] else ""), style="bold"))
+        details = " · ".join(str(row[k]) for k in ("title", "kind", "updated") if row[k])
+        console.print(Text(f"  {details}", style="dim"), soft_wrap=False)
+
+
+def _list_table(rows: list[dict[str, Any]]) -> Table:
+    table = Table(show_edge=False)
+    table.add_column("path", no_wrap=True)
+    table.add_column("title", overflow="fold")
+    table.add_column("kind", overflow="fold")
+    table.add_column("updated", overflow="fold")
+    for row in rows:
+        table.add_row(
+            row["path"] + (" 📌" if row["pinned"] else ""),
+            str(row["title"]),
+            str(row["kind"]),
+            row["updated"],
+        )
+    return table
+
+
+def _diff_files(patch: str) -> list[str]:
+    files = []
+    for line in patch.splitlines():
+        if line.startswith("diff --git a/"):
+            files.append(line.split(" b/", 1)[-1])
+    return files
+
+
 def register(app: typer.Typer) -> None:
     @app.command("remember")
     @handle_errors
     def remember_cmd(
-        text: Annotated[str, typer.Argument(help="What to remember, in your own words.")],
+        text: Annotated[
+            str, typer.Argument(help="What to remember, in your own words ('-' reads stdin).")
+        ],
         path: Annotated[
             str | None,
             typer.Option("--path", help="Note to fold it into (default: chosen for you)."),
@@ -93,80 +248,49 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Write something into memory now, through the gate, committed."""
-        wiki = Wiki(home_of(home))
-        _report(remember(wiki, text, path, project or current_project()), json_out)
+        wiki = Wiki(initialised_home(home))
+        if text == "-":
+            text = _stdin_text()
+        slug = project_option(project) or current_project()
+        _report(remember(wiki, text, path, slug), json_out)
 
     @app.command("forget")
     @handle_errors
-    def forget_cmd(path: str, home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
+    def forget_cmd(
+        path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
+    ) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
-        _report(forget(Wiki(home_of(home)), path), json_out)
+        _report(forget(Wiki(initialised_home(home)), path), json_out)
 
     @app.command()
     @handle_errors
-    def edit(path: str, home: str | None = HomeOption) -> None:
+    def edit(path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
         """Open a note in $EDITOR; validate, then commit (an invalid note is never committed)."""
-        wiki = Wiki(home_of(home))
+        wiki = Wiki(initialised_home(home))
         rel = resolve_path(wiki, path)
-        original = wiki.read(rel)
-        base = content_hash(original)
-        text = original if original is not None else template_for(rel)
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        fd, tmp = tempfile.mkstemp(prefix="wikimem-edit-", suffix=".md")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        while True:
-            proc = subprocess.run([*shlex.split(editor), tmp], check=False)
-            if proc.returncode != 0:
-                raise fail(
-                    f"{editor} exited {proc.returncode}; nothing changed (your text is in {tmp})"
-                )
-            with open(tmp, encoding="utf-8") as fh:
-                edited = fh.read()
-            if edited == original or (original is None and edited == text):
-                os.unlink(tmp)
-                console.print("no change", markup=False)
-                return
-            problem = check_edit(wiki, rel, edited)
-            if problem is None:
-                break
-            err_console.print(f"invalid: {problem}", markup=False)
-            try:
-                again = typer.confirm("Reopen the editor to fix it?", default=True)
-            except typer.Abort:  # no terminal to answer on
-                again = False
-            if not again:
-                raise fail(f"aborted; nothing committed (your text is in {tmp})")
-        result = edit_note(wiki, rel, edited, base)
-        if result.blocked:
-            err_console.print(f"your text is kept in {tmp}", markup=False)
-        else:
-            os.unlink(tmp)
-        _report(result, json_out=False)
+        check_editable(wiki, rel)  # before the editor opens: no work typed in vain
+        _edit_in_editor(wiki, rel, json_out)
 
     @app.command()
     @handle_errors
     def show(
-        path: str,
+        path: PathArg,
         home: str | None = HomeOption,
         raw: Annotated[bool, typer.Option("--raw", help="Print the file as is.")] = False,
+        json_out: bool = JsonOption,
     ) -> None:
-        """Show one note (rendered markdown; --raw for the file)."""
-        wiki = Wiki(home_of(home))
+        """Show one note (rendered markdown at a terminal; --raw for the file)."""
+        wiki = Wiki(initialised_home(home))
         rel = resolve_path(wiki, path)
         text = wiki.read(rel)
         if text is None:
             raise WikimemError(f"no note at {rel}")
-        if raw or not console.is_terminal:
-            console.print(text, markup=False, highlight=False, end="")
-            return
-        meta, body = read_meta(text)
-        console.rule(f"{rel} — {meta.get('title', '')}", align="left")
-        details = ", ".join(
-            f"{k}: {meta[k]}" for k in ("kind", "tags", "updated", "sources") if meta.get(k)
-        )
-        console.print(details, style="dim", markup=False)
-        console.print(Markdown(body))
+        if json_out:
+            print_json(_note_data(rel, text))
+        elif raw or not console.is_terminal:
+            sys.stdout.write(text)
+        else:
+            _show_rendered(rel, text)
 
     @app.command("list")
     @handle_errors
@@ -176,52 +300,60 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """List notes with their title, kind and last update."""
-        wiki = Wiki(home_of(home))
+        wiki = Wiki(initialised_home(home))
         rows = []
         for rel in wiki.paths(prefix):
             meta, _ = read_meta(wiki.read(rel) or "")
             rows.append(
                 {
                     "path": rel,
-                    "title": meta.get("title", ""),
-                    "kind": meta.get("kind", ""),
-                    "updated": str(meta.get("updated", "")),
-                    "pinned": bool(meta.get("pinned", False)),
+                    "title": str(meta.get("title") or ""),
+                    "kind": str(meta.get("kind") or ""),
+                    "updated": str(meta.get("updated") or ""),
+                    "pinned": meta.get("pinned") is True,
                 }
             )
         if json_out:
             print_json(rows)
-            return
-        table = Table(show_edge=False)
-        for col in ("path", "title", "kind", "updated"):
-            table.add_column(col)
-        for row in rows:
-            table.add_row(
-                row["path"] + (" 📌" if row["pinned"] else ""),
-                str(row["title"]),
-                str(row["kind"]),
-                row["updated"],
+        elif not rows:
+            console.print(
+                "no notes yet" if not prefix else f"no notes under {prefix}", markup=False
             )
-        console.print(table if rows else "no notes yet")
+        elif console.is_terminal:
+            _print_list(rows)
+        else:
+            # A pipe gets one whole line per note, tab-separated: nothing cut, easy to cut(1).
+            for row in rows:
+                sys.stdout.write(
+                    f"{row['path']}\t{row['title']}\t{row['kind']}\t{row['updated']}\n"
+                )
 
     @app.command()
     @handle_errors
     def log(
-        n: Annotated[int, typer.Option("-n", help="How many commits.")] = 20,
-        path: Annotated[str | None, typer.Argument()] = None,
+        n: Annotated[int, typer.Option("-n", min=1, help="How many commits.")] = 20,
+        path: Annotated[
+            str | None,
+            typer.Argument(
+                help="Only commits touching this note.", autocompletion=complete_note_path
+            ),
+        ] = None,
         home: str | None = HomeOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Memory history: one line per commit, newest first."""
-        wiki = Wiki(home_of(home))
+        wiki = Wiki(initialised_home(home))
         commits = wiki.log(n, resolve_path(wiki, path) if path else None)
         if json_out:
             print_json([c.__dict__ for c in commits])
             return
         for c in commits:
-            console.print(
-                f"[yellow]{c.sha[:10]}[/] [dim]{c.date[:19]}[/] {c.subject}", highlight=False
-            )
+            line = Text()
+            line.append(c.sha[:10], style="yellow")
+            line.append(" ")
+            line.append(c.date[:19], style="dim")
+            line.append(f" {c.subject}")
+            console.print(line, highlight=False)
             for f in c.files:
                 console.print(f"    {f}", style="dim", markup=False)
 
@@ -233,12 +365,15 @@ def register(app: typer.Typer) -> None:
             typer.Argument(help="Compare with this revision (default: before the last commit)."),
         ] = None,
         home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
         """What changed in memory: the last commit, or since REV (working tree included)."""
-        text = Wiki(home_of(home)).store.diff(rev)
-        if not text.strip():
+        text = Wiki(initialised_home(home)).store.diff(rev)
+        if json_out:
+            print_json({"rev": rev, "files": _diff_files(text), "patch": text})
+        elif not text.strip():
             console.print("no differences", markup=False)
         elif console.is_terminal:
-            console.print(Syntax(text, "diff", theme="ansi_dark", word_wrap=True))
+            console.print(Syntax(text, "diff", theme="ansi_dark", word_wrap=True), soft_wrap=False)
         else:
-            console.print(text, markup=False, highlight=False)
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")

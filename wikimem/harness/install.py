@@ -20,7 +20,7 @@ from typing import Any
 
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, ENTRY_SCRIPT, codextrust, is_wikimem_command
+from wikimem.harness import CLIENTS, ENTRY_SCRIPT, codextrust, is_wikimem_command, madefiles
 from wikimem.home import DEFAULT_HOME, Home
 
 SCOPES = ("user", "project")
@@ -78,6 +78,13 @@ class InstallResult:
     before: str
     after: str
     messages: tuple[str, ...] = field(default=())
+    removed: bool = False  # uninstall deleted the file (wikimem had created it; nothing else left)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = {k: v for k, v in self.__dict__.items() if k not in ("before", "after")}
+        data["events"] = list(self.events)
+        data["messages"] = list(self.messages)
+        return data
 
 
 def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
@@ -226,18 +233,28 @@ def _apply(
         unchanged = not after
     if unchanged or dry_run:
         return (not unchanged), None, after_text
-    backup = None
-    if os.path.exists(path):
-        stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
-        backup, n = stem, 1
-        while os.path.exists(backup):  # two changes within a second keep both originals
-            backup, n = f"{stem}-{n}", n + 1
-        with open(backup, "w", encoding="utf-8") as fh:
-            fh.write(before_text)
-        os.chmod(backup, os.stat(path).st_mode & 0o777)
+    backup = backup_copy(path, before_text)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     atomic_write(path, after_text)
     return True, backup, after_text
+
+
+def backup_copy(path: str, text: str | None = None) -> str | None:
+    """Copy `path` (its current `text`, when the caller already read it) beside it as
+    `<path>.wikimem-backup-<UTC time>` before wikimem changes it; None when it does not exist."""
+    if not os.path.exists(path):
+        return None
+    if text is None:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
+    backup, n = stem, 1
+    while os.path.exists(backup):  # two changes within a second keep both originals
+        backup, n = f"{stem}-{n}", n + 1
+    with open(backup, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.chmod(backup, os.stat(path).st_mode & 0o777)
+    return backup
 
 
 def install(
@@ -252,7 +269,10 @@ def install(
     doc, before_text = _load(path)
     command = hook_command(client, home)
     after = _with_ours(client, doc, command)
+    existed = os.path.exists(path)
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
+    if changed and not dry_run and not existed:
+        madefiles.record(home, path)
     messages = []
     if client == "codex":
         if changed and not dry_run:
@@ -305,9 +325,11 @@ def _codex_trust(
     except Exception as exc:  # a config.toml we cannot parse: leave it alone
         raise InstallError(f"cannot record trust in {config}: {exc}") from exc
     os.makedirs(os.path.dirname(config), exist_ok=True)
+    backup = backup_copy(config)
     atomic_write(config, text)
     why = "you trusted the previous ones" if kept and not trust else "--trust"
-    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why})."]
+    saved = f"; the previous file is in {backup}" if backup else ""
+    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why}){saved}."]
 
 
 def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> None:
@@ -317,7 +339,9 @@ def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> Non
     ours = [k for k, digest in old.items() if trusted.get(k) == digest]
     if dry_run or not ours:
         return
-    atomic_write(config, codextrust.record_trust(config, {}, drop=ours))
+    text = codextrust.record_trust(config, {}, drop=ours)
+    backup_copy(config)
+    atomic_write(config, text)
 
 
 def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]) -> None:
@@ -344,12 +368,37 @@ def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]
         ):
             moved[key] = digest
     if moved:
-        atomic_write(config, codextrust.record_trust(config, moved))
+        text = codextrust.record_trust(config, moved)
+        backup_copy(config)
+        atomic_write(config, text)
+
+
+def _installed_home(client: str, doc: dict[str, Any]) -> Home:
+    """The home our hook commands in `doc` name (`--home DIR`), else the default one."""
+    _, command = _our_events(client, doc)
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = []
+    if "--home" in words[:-1]:
+        return Home(words[words.index("--home") + 1])
+    return Home(DEFAULT_HOME)
+
+
+def _nothing_left(client: str, doc: dict[str, Any]) -> bool:
+    rest = {k: v for k, v in doc.items() if not (client == "cursor" and k == "version")}
+    return not rest
 
 
 def uninstall(
-    client: str, scope: str = "user", project_dir: str | None = None, dry_run: bool = False
+    client: str,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+    home: Home | None = None,
 ) -> InstallResult:
+    """Remove exactly our entries. A file wikimem created that holds nothing else afterwards is
+    removed, not left as `{}`; any other file keeps what was there besides our entries."""
     path = config_path(client, scope, project_dir)
     doc, before_text = _load(path)
     if not before_text.strip():
@@ -357,6 +406,16 @@ def uninstall(
             client, scope, path, False, dry_run, None, (), before_text, before_text
         )
     after, _ = _strip_ours(client, doc)
+    made_by = home or _installed_home(client, doc)
+    if after != doc and _nothing_left(client, after) and madefiles.created(made_by, path):
+        if not dry_run:
+            if client == "codex":
+                _forget_codex_trust(path, doc, dry_run)
+            os.unlink(path)
+            madefiles.forget(made_by, path)
+        return InstallResult(
+            client, scope, path, True, dry_run, None, (), before_text, "", removed=True
+        )
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
     if client == "codex" and changed and not dry_run:
         _keep_foreign_trust(path, doc, after)

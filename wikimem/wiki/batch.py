@@ -73,7 +73,9 @@ def _with_requirements(checked: list[GateResult]) -> list[GateResult]:
 
 class Wiki:
     def __init__(self, home: Home, config: Config | None = None) -> None:
-        self.home = home
+        from wikimem.layout import require_initialised
+
+        self.home = require_initialised(home)  # before anything is read or written
         self.config = config or load_config(home)
         self.memory_dir = home.memory_dir
         self.gate = Gate(self.memory_dir, self.config)
@@ -104,7 +106,7 @@ class Wiki:
 
     def commit_writes(
         self,
-        writes: Sequence[MemoryWrite],
+        writes: Sequence[MemoryWrite] | Callable[[], Sequence[MemoryWrite]],
         subject: str,
         *,
         body: str = "",
@@ -113,6 +115,11 @@ class Wiki:
         crash: CrashHook = _no_crash,
     ) -> BatchResult:
         with file_lock(self.home.state("memory.lock")):
+            if callable(writes):
+                # Decided under the lock: what is on disk now is no other writer's half-done batch
+                # (`wikimem watch` tells a person's edits from a dream's this way).
+                self.recover()
+                writes = writes()
             return self._commit_locked(writes, subject, body, trailers, dry_run, crash)
 
     def _commit_locked(

@@ -1,7 +1,9 @@
 """The write gate (DESIGN §6): every change to memory/ passes here, in order.
 
 1. Built-in rules: the path stays inside memory/ after resolving symlinks and `..`, has the note
-   shape, is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
+   shape (kebab-case for notes an automated writer creates; a person's own names, such as
+   `general/My Note.md` made in Obsidian, for a person's writes and for changes to an existing
+   note), is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
    is at most `gate.max_note_bytes`; secrets are redacted or the write blocked (`gate.secrets`);
    `gate.protected` paths are refused to automated writers (dream, MCP, import).
 2. The user's `pre_write` commands whose `match` glob fits the path, in config order: JSON on
@@ -36,6 +38,13 @@ from wikimem.wiki.notes import NoteError, parse_note, validate_path
 
 OPERATIONS = ("create", "update", "delete")
 AUTOMATED_SOURCES = ("dream", "mcp", "import")
+# A person's own writes: they may name notes as they like (`general/My Note.md`, made in
+# Obsidian); automated writers only create kebab-case names, but may change a note a person named.
+PERSON_SOURCES = ("remember", "forget", "edit", "watch")
+
+
+def hand_names_allowed(write: MemoryWrite) -> bool:
+    return write.source in PERSON_SOURCES or write.operation != "create"
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,10 @@ class MemoryWrite:
     # Another path of the same batch that must be written for this write to happen: a move's
     # delete requires its create, so a blocked destination never loses the note.
     requires: str | None = None
+    # The change is already on disk (a person's hand edit, found by `wikimem watch`): it is
+    # checked in full and committed as it is; the file is rewritten only when the gate changes
+    # its content (a redacted secret, a pre_write command's updatedContent).
+    on_disk: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,9 +100,13 @@ class Gate:
 
     # -- 1. built-in rules ---------------------------------------------------------------------
 
-    def _path_problem(self, rel: str) -> str | None:
+    def path_problem(self, rel: str, hand_named: bool = False) -> str | None:
+        """Why nothing could ever be written at `rel` (None when something could)."""
+        return self._path_problem(rel, hand_named)
+
+    def _path_problem(self, rel: str, hand_named: bool = False) -> str | None:
         try:
-            validate_path(rel)
+            validate_path(rel, hand_named=hand_named)
         except NoteError as exc:
             return str(exc)
         target = os.path.join(self.memory_dir, rel)
@@ -137,14 +154,14 @@ class Gate:
         """Steps 1 and 2: whether the write may happen, and with which content."""
         if write.operation not in OPERATIONS:
             return GateResult(write, "blocked", f"unknown operation {write.operation!r}")
-        problem = self._path_problem(write.path)
+        problem = self._path_problem(write.path, hand_names_allowed(write))
         if problem:
             return GateResult(write, "blocked", problem)
         current = read_current(self.memory_dir, write.path)
         exists = current is not None or os.path.lexists(os.path.join(self.memory_dir, write.path))
-        if write.operation == "create" and exists:
+        if write.operation == "create" and exists and not write.on_disk:
             return GateResult(write, "blocked", f"{write.path} already exists (create)")
-        if write.operation in ("update", "delete") and not exists:
+        if write.operation in ("update", "delete") and not exists and not write.on_disk:
             return GateResult(write, "blocked", f"{write.path} does not exist ({write.operation})")
         if self._protected(write):
             return GateResult(
@@ -162,7 +179,7 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
-            if content == current:
+            if content == current and not write.on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
         warnings: list[str] = []
         for command in self.config.gate.pre_write:
@@ -324,17 +341,22 @@ class Gate:
                 status="blocked",
                 reason=f"{write.path} changed since it was read; not overwritten",
             )
-        problem = self._path_problem(write.path)  # re-check: a link may have appeared meanwhile
+        # re-check: a link may have appeared meanwhile
+        problem = self._path_problem(write.path, hand_names_allowed(write))
         if problem:
             return replace(result, status="blocked", reason=problem)
         if write.operation == "delete":
             try:
                 os.unlink(target)
             except FileNotFoundError:
+                if write.on_disk:
+                    return result  # the person deleted it; the commit records that
                 return replace(result, status="unchanged", reason="already gone")
             self._prune_empty_dirs(os.path.dirname(target))
             return result
         assert result.content is not None
+        if write.on_disk and result.content == current:
+            return result  # a hand edit the gate let through as it is: nothing to rewrite
         os.makedirs(os.path.dirname(target), exist_ok=True)
         atomic_write(target, result.content)
         return result

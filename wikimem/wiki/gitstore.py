@@ -24,6 +24,19 @@ class GitError(WikimemError):
     """A git operation on the memory repository failed."""
 
 
+def is_hidden(rel: str) -> bool:
+    """A path in a hidden folder or file (`.obsidian/…`, `.DS_Store`), except our `.gitignore`."""
+    return rel != ".gitignore" and any(part.startswith(".") for part in rel.split("/"))
+
+
+def _last_line(exc: git.GitCommandError) -> str:
+    """git's own reason, one line, without GitPython's `stderr: '…'` wrapping."""
+    text = exc.stderr if isinstance(exc.stderr, str) and exc.stderr.strip() else str(exc)
+    lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    return lines[-1].removeprefix("fatal: ") if lines else "unknown error"
+
+
 @dataclass(frozen=True)
 class CommitInfo:
     sha: str
@@ -133,7 +146,11 @@ class Store:
         if path:
             kwargs["paths"] = path
         out = []
-        for c in self.repo.iter_commits(**kwargs):  # type: ignore[arg-type]
+        try:
+            commits = list(self.repo.iter_commits(**kwargs))  # type: ignore[arg-type]
+        except git.GitCommandError as exc:
+            raise GitError(f"git log failed: {_last_line(exc)}") from None
+        for c in commits:
             message = str(c.message)
             subject, _, body = message.partition("\n")
             files = tuple(sorted(str(f) for f in c.stats.files))
@@ -149,6 +166,18 @@ class Store:
             )
         return out
 
+    def resolve_rev(self, rev: str) -> str:
+        """The commit `rev` names, or GitError saying there is none (an option-like or unknown
+        name included: the user's text is never passed to git as an option)."""
+        if rev.startswith("-") or not rev.strip():
+            raise GitError(f"{rev!r} is not a revision (see `wikimem log` for commits)")
+        try:
+            return str(self.repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}"))
+        except git.GitCommandError:
+            raise GitError(
+                f"no revision {rev!r} in the memory history (see `wikimem log` for commits)"
+            ) from None
+
     def diff(self, rev: str | None = None) -> str:
         """The patch from `rev` (default: the last commit's parent) to the working tree."""
         try:
@@ -159,12 +188,16 @@ class Store:
                 if not parents:
                     return str(self.repo.git.show("--format=", "HEAD"))
                 rev = "HEAD~1"
+            else:
+                rev = self.resolve_rev(rev)
             return str(self.repo.git.diff(rev, "--"))
         except git.GitCommandError as exc:
-            raise GitError(f"git diff {rev}: {(exc.stderr or str(exc)).strip()}") from exc
+            raise GitError(f"git diff {rev} failed: {_last_line(exc)}") from None
 
     def dirty_paths(self) -> list[str]:
-        """Paths with uncommitted changes (tracked or untracked), relative to memory/."""
+        """Paths with uncommitted changes (tracked or untracked), relative to memory/. Hidden
+        folders (`.obsidian/`, `.trash/`) are an editor's own state, not memory: never listed,
+        whatever an older `.gitignore` says."""
         out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all")
         paths = []
         entries = out.split("\0")
@@ -177,7 +210,8 @@ class Store:
             status, path = entry[:2], entry[3:]
             if status[0] in "RC":
                 i += 1  # the rename's source follows
-            paths.append(path)
+            if not is_hidden(path):
+                paths.append(path)
         return paths
 
     def trailer_values(self, key: str, n: int = 200) -> Iterator[tuple[str, str]]:

@@ -1,7 +1,8 @@
 """`index.md`: the vault's home page, regenerated from the notes' front matter on every commit.
 
-Contract: grouped by top folder (and by project under projects/), one line per note with a link
-to its path, its title and the first sentence of its body. It is derived data: never edited by
+Contract: grouped by top folder (and by project under projects/), one line per note with a
+`[[wikilink]]` to its path labelled with its title (so Obsidian's graph links the index to every
+note), and the first sentence of its body. It is derived data: never edited by
 hand, never merged (a sync conflict on it is resolved by regenerating it).
 """
 
@@ -11,6 +12,7 @@ import os
 
 from wikimem.fsutil import atomic_write
 from wikimem.wiki import notemeta
+from wikimem.wiki.links import wikilink
 from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
 
 HEADER = """\
@@ -47,12 +49,8 @@ def _entry(memory_dir: str, rel: str) -> str:
         meta, body = {}, ""
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
     summary = first_sentence(body)
-    line = f"- [{_escape(title)}]({rel})"
+    line = f"- {wikilink(rel, title)}"
     return f"{line} — {summary}" if summary else line
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def render_index(memory_dir: str) -> str:

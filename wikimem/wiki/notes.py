@@ -3,7 +3,10 @@
 Contract:
   - `validate_path(p)` accepts lower-case kebab-case segments ending in `.md`, at most 4 deep,
     under `profile/`, `projects/<slug>/`, `tools/<tool>/` or `general/`; it refuses anything
-    else (absolute paths, `..`, `.git`, `index.md`) with a reason.
+    else (absolute paths, `..`, `.git`, `index.md`) with a reason. `hand_named=True` also accepts
+    the names a person gives notes in Obsidian or an editor (`general/My Note.md`: spaces,
+    capitals, other scripts), still inside the same folders; wikimem itself only ever creates
+    kebab-case names.
   - `parse_note(path, text)` reads a note strictly (PyYAML through python-frontmatter's handler);
     `render_note(note)` writes it back. Keys a person added to the front matter are kept, in
     their order; the body is kept byte for byte. Our own keys are written in a fixed, regular
@@ -73,7 +76,21 @@ class Note:
         return values
 
 
-def validate_path(path: str) -> str:
+# Characters a hand-made note name may not hold: path separators, control characters, and what
+# Obsidian refuses in file names or reads as link syntax.
+_NOT_IN_NAMES = frozenset('\\/:*?"<>|[]#^') | {chr(c) for c in range(32)} | {"\x7f"}
+
+
+def _hand_named_problem(path: str, seg: str) -> str | None:
+    if seg != seg.strip():
+        return f"{path!r}: segment {seg!r} starts or ends with a space"
+    bad = sorted({c for c in seg if c in _NOT_IN_NAMES})
+    if bad:
+        return f"{path!r}: segment {seg!r} holds {''.join(bad)!r}, which note names may not"
+    return None
+
+
+def validate_path(path: str, *, hand_named: bool = False) -> str:
     """The canonical relative path, or NoteError saying what is wrong with it."""
     if not isinstance(path, str) or not path.strip():
         raise NoteError("empty note path")
@@ -94,8 +111,13 @@ def validate_path(path: str) -> str:
         raise NoteError(f"{path!r}: notes are at most {MAX_DEPTH} path segments deep")
     stems = [*parts[:-1], parts[-1][:-3]]
     for seg in stems:
-        if not _SEGMENT.fullmatch(seg):
+        if _SEGMENT.fullmatch(seg):
+            continue
+        if not hand_named or not seg:
             raise NoteError(f"{path!r}: segment {seg!r} is not lower-case kebab-case")
+        problem = _hand_named_problem(path, seg)
+        if problem:
+            raise NoteError(problem)
     top = parts[0]
     if top not in TOP_FOLDERS or len(parts) < 2:
         raise NoteError(f"{path!r}: notes live under {', '.join(t + '/' for t in TOP_FOLDERS)}")

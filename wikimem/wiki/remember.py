@@ -1,23 +1,28 @@
 """`wikimem remember`, `forget` and `edit`: a person's own writes, through the gate, committed.
 
 Contract: `remember` folds the text into the living note it belongs in (or `--path`), replacing
-an earlier statement on the same subject, as the offline dream does; `forget` deletes a note;
-`edit_note` validates an edited copy and writes it only if the note did not change meanwhile.
-Each is one gated batch and one commit.
+an earlier statement on the same subject, as the offline dream does; a text too long to be kept
+as remembered statements is refused whole (never silently cut). `forget` deletes a note;
+`edit_note` validates an edited copy, stamps `updated:` unless the person set it, and writes it
+only if the note did not change meanwhile. Each is one gated batch and one commit. Paths a
+person types are resolved and checked here, before anything runs: `general/My Note` finds
+`general/My Note.md`, `../x` is refused.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from datetime import date
 
-from wikimem.capture.project import find_repo_root, project_slug
+from wikimem.capture.project import find_repo_root, project_slug, slugify
 from wikimem.dream import claims, statements
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash
+from wikimem.wiki.links import title_for
 from wikimem.wiki.notes import (
     Note,
     new_note,
@@ -26,7 +31,18 @@ from wikimem.wiki.notes import (
     render_note,
     resolve_wikilink,
     today,
+    validate_path,
 )
+
+# A remembered statement is one line of a living note (DESIGN §5), cut beyond MAX_STATEMENT
+# where it is stored, and `remember` takes a few of them at a time: a text that would be cut is
+# refused instead, and the person told where long text goes.
+MAX_REMEMBER_CHARS = 4 * statements.MAX_STATEMENT
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+class TooLong(WikimemError):
+    """The text is longer than a remembered statement may be."""
 
 
 def current_project(cwd: str | None = None) -> str | None:
@@ -35,30 +51,47 @@ def current_project(cwd: str | None = None) -> str | None:
     return project_slug(cwd) if find_repo_root(cwd) else None
 
 
+def project_option(given: str | None) -> str | None:
+    """A project slug from what a person typed: `My Project!!` is `my-project`."""
+    if given is None:
+        return None
+    slug = slugify(given)  # the rule the hooks use, so the notes meet that project's sessions
+    if not slug:
+        raise WikimemError(f"--project {given!r} has no letters or digits to make a slug of")
+    return slug
+
+
 def resolve_path(wiki: Wiki, given: str) -> str:
-    """A note path from what a person typed: exact, without `.md`, or a [[wikilink]]."""
-    text = given.strip().removeprefix("[[").removesuffix("]]").strip("/")
+    """A note path from what a person typed: exact, without `.md`, a [[wikilink]], or a name
+    that differs only in case (as Obsidian's links do). Refused when it could never be a note
+    (absolute, `..`, outside the note folders)."""
+    text = given.strip().removeprefix("[[").removesuffix("]]").strip()
+    text = text.split("|", 1)[0].strip().strip("/")
     existing = set(wiki.paths())
     found = resolve_wikilink(text, existing)
-    if found:
-        return found
-    return text if text.endswith(".md") else f"{text}.md"
+    if found is None:
+        wanted = (text if text.endswith(".md") else f"{text}.md").lower()
+        folded = [p for p in existing if p.lower() == wanted]
+        found = folded[0] if len(folded) == 1 else None
+    rel = found or (text if text.endswith(".md") else f"{text}.md")
+    validate_path(rel, hand_named=True)
+    return rel
 
 
 def _statements(text: str, project: str | None) -> list[statements.Statement]:
+    """The statements of each sentence. A person asked for exactly this to be remembered: a
+    sentence that reads like nothing the dream would pick up is kept as it is, never dropped."""
     said_on = date.fromisoformat(today())
-    found = [
-        st
-        for st in statements.extract(text, said_on, in_project=project is not None)
-        if st.kind != "retraction"
-    ]
-    if found:
-        return found
-    # A person asked for exactly this to be remembered: keep it even when it reads like nothing
-    # the dream would pick up.
-    cleaned = statements.clean(text, said_on)
     scope = "project" if project else "general"
-    return [statements.Statement("fact", cleaned, scope, explicit=True)]
+    out: list[statements.Statement] = []
+    for sentence in statements.sentences(text) or [text]:
+        found = statements.extract(sentence, said_on, in_project=project is not None)
+        if found:
+            out.extend(st for st in found if st.kind != "retraction")
+        else:
+            cleaned = statements.clean(sentence, said_on)
+            out.append(statements.Statement("fact", cleaned, scope, explicit=True))
+    return out
 
 
 def plan(
@@ -92,7 +125,7 @@ def plan(
             place = placement(st, project)
             rel, title, kind = place.path, place.title, place.kind
         else:
-            rel, title, kind = path, _title_of(path), None
+            rel, title, kind = path, title_for(path), None
         main = main or rel
         claim = claims.Claim(st.text, claims.subject_label(st.text), claims.Provenance(source, day))
         if path is None:
@@ -122,10 +155,6 @@ def plan(
     return writes, replaced, main
 
 
-def _title_of(path: str) -> str:
-    return path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
-
-
 def _lister(paths: list[str]) -> Callable[[str], list[str]]:
     return lambda prefix: [p for p in paths if p.startswith(prefix)]
 
@@ -133,8 +162,22 @@ def _lister(paths: list[str]) -> Callable[[str], list[str]]:
 def remember(
     wiki: Wiki, text: str, path: str | None = None, project: str | None = None
 ) -> BatchResult:
-    if not text.strip():
+    flat = " ".join(text.split())
+    if not flat:
         raise WikimemError("nothing to remember: the text is empty")
+    longest = max(len(s) for s in _SENTENCE_END.split(flat))
+    if len(flat) > MAX_REMEMBER_CHARS or longest > statements.MAX_STATEMENT:
+        what = (
+            f"the text has {len(flat):,} characters"
+            if len(flat) > MAX_REMEMBER_CHARS
+            else f"a sentence of it has {longest:,} characters"
+        )
+        raise TooLong(
+            f"{what}; remember keeps a few statements of at most {statements.MAX_STATEMENT} "
+            f"characters each, {MAX_REMEMBER_CHARS:,} in all (nothing was written). Say it in a "
+            "sentence or two, or put longer text in a note of its own: "
+            "`wikimem edit general/<name>.md`"
+        )
     rel = resolve_path(wiki, path) if path else None
     writes, replaced, main = plan(wiki, text, path=rel, project=project)
     body = "\n".join(f'Replaces: "{r}"' for r in replaced)
@@ -151,8 +194,36 @@ def forget(wiki: Wiki, path: str) -> BatchResult:
 
 
 def template_for(path: str) -> str:
-    title = path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
-    return render_note(new_note(path, title, "Write the note here.\n"))
+    return render_note(new_note(path, title_for(path), "Write the note here.\n"))
+
+
+def check_editable(wiki: Wiki, path: str) -> None:
+    """Refuse, before any editor opens, a path no edit could ever be written to."""
+    problem = wiki.gate.path_problem(path, hand_named=True)
+    if problem:
+        raise WikimemError(problem)
+
+
+_UPDATED_LINE = re.compile(r"^updated:[^\n]*$", re.MULTILINE)
+
+
+def stamp_updated(original: str | None, edited: str, stamp: str) -> str:
+    """`edited` with `updated:` set to `stamp`, unless the person changed it themselves. Only that
+    one line of the front matter is touched, so the rest stays exactly as they wrote it."""
+    from wikimem.wiki.notemeta import split
+
+    block, _ = split(edited)
+    if block is None:
+        return edited
+    old_block = split(original)[0] if original is not None else None
+    mine = _UPDATED_LINE.search(block)
+    theirs = _UPDATED_LINE.search(old_block) if old_block is not None else None
+    if mine and (theirs is None or mine.group(0) != theirs.group(0)) and original is not None:
+        return edited  # the person set it
+    line = f"updated: {stamp}"
+    new_block = _UPDATED_LINE.sub(line, block, count=1) if mine else block + line + "\n"
+    start = edited.find("\n") + 1  # the block follows the opening `---` line
+    return edited[:start] + new_block + edited[start + len(block) :]
 
 
 def edit_note(wiki: Wiki, path: str, new_text: str, base_hash: str) -> BatchResult:

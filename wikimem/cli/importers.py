@@ -1,0 +1,84 @@
+"""`wikimem import <source>`: other agents' own memories, brought into the wiki through the gate."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from wikimem.cli import (
+    HomeOption,
+    JsonOption,
+    console,
+    err_console,
+    handle_errors,
+    initialised_home,
+    print_json,
+)
+from wikimem.importers import claude_auto_memory, codex_memories
+from wikimem.importers.mirror import ImportResult, Scan, apply
+from wikimem.wiki.batch import Wiki
+
+import_app = typer.Typer(
+    name="import",
+    help="Bring other agents' own memories into the wiki (through the gate, idempotent).",
+    no_args_is_help=True,
+)
+
+
+def _report(result: ImportResult, json_out: bool) -> None:
+    data = result.as_dict()
+    if json_out:
+        print_json(data)
+    else:
+        for w in data["written"]:
+            console.print(f"{w['operation']}d {w['path']}", markup=False)
+        if result.commit:
+            console.print(f"committed {result.commit[:10]}", markup=False)
+        elif not data["blocked"]:
+            console.print(
+                f"nothing new ({result.unchanged} note(s) already up to date)", markup=False
+            )
+        for s in data["skipped"]:
+            err_console.print(f"skipped {s['path']}: {s['reason']}", markup=False)
+        for b in data["blocked"]:
+            err_console.print(f"blocked: {b['reason']}", markup=False)
+        for w in data["warnings"]:
+            err_console.print(f"warning: {w}", markup=False)
+    if data["blocked"] and not data["written"]:
+        raise typer.Exit(1)
+
+
+def _run(home: str | None, name: str, scan: Scan, json_out: bool) -> None:
+    wiki = Wiki(initialised_home(home))
+    _report(apply(wiki, name, scan), json_out)
+
+
+DirOption = Annotated[
+    str | None,
+    typer.Option("--dir", help="Where to read from (default: the agent's own location)."),
+]
+
+
+@import_app.command("claude-auto-memory")
+@handle_errors
+def claude_cmd(
+    dir: DirOption = None, home: str | None = HomeOption, json_out: bool = JsonOption
+) -> None:
+    """Claude Code's auto memory: ~/.claude/projects/*/memory/*.md (MEMORY.md is not copied)."""
+    initialised_home(home)  # before reading anything
+    _run(home, claude_auto_memory.NAME, claude_auto_memory.scan(dir), json_out)
+
+
+@import_app.command("codex-memories")
+@handle_errors
+def codex_cmd(
+    dir: DirOption = None, home: str | None = HomeOption, json_out: bool = JsonOption
+) -> None:
+    """Codex CLI's memories: ~/.codex/memories/ (memory_summary.md and MEMORY.md)."""
+    initialised_home(home)
+    _run(home, codex_memories.NAME, codex_memories.scan(dir), json_out)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(import_app)
