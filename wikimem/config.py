@@ -60,8 +60,12 @@ DEFAULT_CONFIG_TEXT = """\
 # author_name = "wikimem"     # every memory commit uses this identity, never your global one
 # author_email = "wikimem@localhost"
 
-[sync]
-# remote = ""
+[sync]                    # docs/sync.md
+# remote = ""             # any git URL or path; `wikimem sync --remote URL` sets it
+# auto = false            # sync before and after every dream, and after remember/forget/edit
+# share_profile = true    # false: profile/ never goes to `remote` (a team's shared remote)
+# profile_remote = ""     # with share_profile = false: a private remote for profile/ alone
+# machine = ""            # this machine's name in commits (default: its host name)
 """
 
 
@@ -118,13 +122,26 @@ class GitConfig:
 
 
 @dataclass(frozen=True)
+class SyncConfig:
+    remote: str
+    auto: bool
+    share_profile: bool
+    profile_remote: str
+    machine: str
+
+
+@dataclass(frozen=True)
 class Config:
     inject: InjectConfig
     dream: DreamConfig
     events: EventsConfig
     gate: GateConfig
     git: GitConfig
-    sync_remote: str
+    sync: SyncConfig
+
+    @property
+    def sync_remote(self) -> str:
+        return self.sync.remote
 
 
 def _commands(table: str, raw: object, default_timeout: float) -> tuple[GateCommand, ...]:
@@ -165,8 +182,18 @@ def from_raw(raw: dict[str, Any]) -> Config:
             post_write=_commands("post_write", gate["post_write"], timeout),
         ),
         git=GitConfig(**raw["git"]),
-        sync_remote=str(raw["sync"]["remote"]),
+        sync=_sync(raw["sync"]),
     )
+
+
+def _sync(raw: dict[str, Any]) -> SyncConfig:
+    sync = SyncConfig(**raw)
+    if sync.profile_remote and sync.share_profile:
+        raise ConfigError(
+            "[sync] profile_remote needs share_profile = false (otherwise profile/ already "
+            "goes to `remote`)"
+        )
+    return sync
 
 
 def load_config(home: Home) -> Config:

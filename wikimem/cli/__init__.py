@@ -82,6 +82,7 @@ def print_json(data: Any) -> None:
 
 def _register() -> None:
     from wikimem.cli import demo, dream, mcp, recall, setup, wiki
+    from wikimem.cli import sync as sync_cli
 
     setup.register(app)
     setup.register_doctor(app)
@@ -90,6 +91,7 @@ def _register() -> None:
     recall.register(app)
     demo.register(app)
     mcp.register(app)
+    sync_cli.register(app)
 
 
 _register()

@@ -38,6 +38,15 @@ from wikimem.wiki.remember import (
 )
 
 
+def _then_sync(wiki: Wiki, result: BatchResult) -> BatchResult:
+    """`[sync] auto`: a commit is pushed by a detached sync; the person does not wait for it."""
+    if result.commit:
+        from wikimem.sync.auto import after_write
+
+        after_write(wiki.home, wiki.config)
+    return result
+
+
 def _report(result: BatchResult, json_out: bool) -> None:
     if json_out:
         print_json(
@@ -94,13 +103,15 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write something into memory now, through the gate, committed."""
         wiki = Wiki(home_of(home))
-        _report(remember(wiki, text, path, project or current_project()), json_out)
+        result = remember(wiki, text, path, project or current_project())
+        _report(_then_sync(wiki, result), json_out)
 
     @app.command("forget")
     @handle_errors
     def forget_cmd(path: str, home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
-        _report(forget(Wiki(home_of(home)), path), json_out)
+        wiki = Wiki(home_of(home))
+        _report(_then_sync(wiki, forget(wiki, path)), json_out)
 
     @app.command()
     @handle_errors
@@ -137,7 +148,7 @@ def register(app: typer.Typer) -> None:
                 again = False
             if not again:
                 raise fail(f"aborted; nothing committed (your text is in {tmp})")
-        result = edit_note(wiki, rel, edited, base)
+        result = _then_sync(wiki, edit_note(wiki, rel, edited, base))
         if result.blocked:
             err_console.print(f"your text is kept in {tmp}", markup=False)
         else:

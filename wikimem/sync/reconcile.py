@@ -1,0 +1,240 @@
+"""Reconciling the notes a sync flagged `conflict: true`, in the next dream.
+
+Contract: `reconcile_flagged(memory_dir, read, backend, today)` is called by the dream runner
+before any events are consolidated. It finds the flagged notes (`flagged_paths`, by `git grep`,
+so a plain `git pull` with the merge driver counts too) and returns, per note it could settle,
+the reconciled `Note` (no markers, no flag) for the dream's single commit, plus what it could
+not settle:
+  - a model backend (`needs_prompt`) is given the note in a prompt of its own, with the rules of
+    the dream's system prompt and the instruction to reconcile; its upsert of that path is
+    taken if it holds no conflict markers;
+  - otherwise, or when the model gives nothing usable, the offline rules settle it: each side
+    of a conflict is a list of claim lines; lines on one side only are kept; two lines about
+    the same subject (the same bold subject, or the same text once the trailing provenance is
+    removed) are one claim, and the newer-dated one wins (the date in its provenance label).
+    Ties are broken by the text, so every machine settles a conflict the same way.
+`parse_claim` and `newer_claim` are the only claim rules used here: a minimal version until
+`wikimem.dream.claims` lands, meant to be swapped for it.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from wikimem.dream.base import Backend, DreamRequest, Prompt
+from wikimem.dream.ops import Upsert
+from wikimem.sync.merge import CONFLICT_KEY, END, MIDDLE, START, flagged, has_markers, with_flag
+from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
+
+ReadNote = Callable[[str], str | None]
+
+
+# -- claims (minimal; to be replaced by wikimem.dream.claims) ----------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    key: str  # what the line is about: its bold subject, else its text without provenance
+    date: str  # YYYY-MM-DD from its provenance, "" when it has none
+    line: str
+
+
+_BOLD_SUBJECT = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<subject>[^*]+?)\*\*\s*:?")
+_PROVENANCE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)\s*$")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_claim(line: str) -> Claim:
+    subject = _BOLD_SUBJECT.match(line)
+    provenance = _PROVENANCE.search(line)
+    tail = provenance.group(0) if provenance else ""
+    is_provenance = "[[" in tail or _DATE.search(tail) is not None
+    dates = _DATE.findall(tail) if is_provenance else []
+    if subject:
+        key = "subject:" + " ".join(subject.group("subject").lower().split())
+    else:
+        text = line[: provenance.start()] if provenance and is_provenance else line
+        key = "text:" + " ".join(text.strip().lstrip("-*+ ").lower().split())
+    return Claim(key, dates[-1] if dates else "", line)
+
+
+def newer_claim(a: Claim, b: Claim) -> Claim:
+    """Of two claims about one subject, the one that stands."""
+    return max(a, b, key=lambda c: (c.date, c.line))
+
+
+# -- conflict regions ---------------------------------------------------------------------------
+
+
+@dataclass
+class Region:
+    ours: list[str] = field(default_factory=list)
+    theirs: list[str] = field(default_factory=list)
+
+
+def split_regions(body: str) -> list[str | Region] | None:
+    """The body as plain lines and conflict regions; None when the markers are malformed."""
+    out: list[str | Region] = []
+    current: Region | None = None
+    side = ""
+    for line in body.splitlines():
+        if line.startswith(START) and (len(line) == len(START) or line[len(START)] == " "):
+            if current is not None:
+                return None
+            current, side = Region(), "ours"
+        elif line == MIDDLE and current is not None and side == "ours":
+            side = "theirs"
+        elif line.startswith(END) and (len(line) == len(END) or line[len(END)] == " "):
+            if current is None or side != "theirs":
+                return None
+            out.append(current)
+            current = None
+        elif current is not None:
+            (current.ours if side == "ours" else current.theirs).append(line)
+        else:
+            out.append(line)
+    return None if current is not None else out
+
+
+def settle(region: Region) -> list[str]:
+    """One list of lines from both sides of a region: one claim per subject, newer wins."""
+    winners: dict[str, Claim] = {}
+    for line in [*region.ours, *region.theirs]:
+        if not line.strip():
+            continue
+        claim = parse_claim(line)
+        held = winners.get(claim.key)
+        winners[claim.key] = claim if held is None else newer_claim(held, claim)
+    out: list[str] = []
+    emitted: set[str] = set()
+    for line in [*region.ours, *region.theirs]:
+        if not line.strip():
+            if out and out[-1].strip():
+                out.append(line)
+            continue
+        claim = parse_claim(line)
+        if claim.key in emitted:
+            continue
+        out.append(winners[claim.key].line)
+        emitted.add(claim.key)
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
+def settle_body(body: str) -> str | None:
+    """The body with every conflict settled offline; None when its markers are malformed."""
+    parts = split_regions(body)
+    if parts is None:
+        return None
+    lines: list[str] = []
+    for part in parts:
+        lines.extend(settle(part) if isinstance(part, Region) else [part])
+    text = "\n".join(lines)
+    return text + "\n" if text else ""
+
+
+# -- the dream's entry point --------------------------------------------------------------------
+
+
+def flagged_paths(memory_dir: str) -> list[str]:
+    """Notes whose front matter says `conflict: true` (committed or not)."""
+    proc = subprocess.run(
+        [
+            "git",
+            "-C",
+            memory_dir,
+            "grep",
+            "-l",
+            "--untracked",
+            "-I",
+            "-E",
+            f"^{CONFLICT_KEY}: *(true|yes)",
+            "--",
+            "*.md",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
+
+
+@dataclass
+class Reconciled:
+    notes: list[Note] = field(default_factory=list)
+    unsettled: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+
+
+RECONCILE_INSTRUCTION = """\
+## A note to reconcile
+
+`wikimem sync` merged two machines' versions of this note and could not merge every part: both
+versions of those parts are kept between conflict markers (`<<<<<<< machine`, `=======`,
+`>>>>>>> machine`). Reconcile it: call apply_operations with ONE upsert of `{path}` whose body
+keeps everything still true from both sides, one current claim per subject (when the two sides
+disagree, the claim with the newer date in its provenance wins; keep provenance links as they
+are), and no conflict markers. Keep its title and kind unless they are wrong.
+"""
+
+
+def _prompt(path: str, text: str, system: str) -> Prompt:
+    user = (
+        RECONCILE_INSTRUCTION.format(path=path)
+        + f"\n### {path}\n```markdown\n{text.rstrip()}\n```\n"
+    )
+    return Prompt(system=system, user=user)
+
+
+def _from_model(backend: Backend, note: Note, text: str, today: str, read: ReadNote) -> Note | None:
+    from wikimem.dream.prompt import SYSTEM_PROMPT
+
+    request = DreamRequest(
+        project=project_of(note.path) or "reconcile",
+        sessions=(),
+        today=today,
+        prompt=_prompt(note.path, text, SYSTEM_PROMPT),
+    )
+    try:
+        proposal = backend.propose(request, read)
+    except Exception:  # a failing model must not stop the offline rules from settling it
+        return None
+    for op in proposal.operations:
+        if isinstance(op, Upsert) and op.path == note.path and not has_markers(op.body):
+            return note.with_changes(
+                title=op.title, kind=op.kind, body=op.body, tags=op.tags or note.tags
+            )
+    return None
+
+
+def reconcile_flagged(
+    memory_dir: str, read: ReadNote, backend: Backend | None, today: str, stamp: str
+) -> Reconciled:
+    out = Reconciled()
+    for path in flagged_paths(memory_dir):
+        text = read(path)
+        if text is None:
+            continue
+        try:
+            note = parse_note(path, text)
+        except NoteError as exc:
+            out.unsettled.append((path, str(exc)))
+            continue
+        if not flagged(note):
+            continue  # "conflict: true" in the body, not the front matter
+        settled: Note | None = None
+        if backend is not None and backend.needs_prompt:
+            settled = _from_model(backend, note, text, today, read)
+        if settled is None:
+            body = settle_body(note.body)
+            if body is None:
+                out.unsettled.append(
+                    (path, "its conflict markers are malformed; resolve it by hand")
+                )
+                continue
+            settled = note.with_changes(body=body)
+        out.notes.append(with_flag(settled, False).with_changes(updated=stamp))
+    return out
