@@ -114,21 +114,22 @@ def merge_files(base: str, ours: str, theirs: str, path: str) -> int:
 
 
 def post_merge() -> int:
-    """Regenerate index.md after a pull and commit it (wikimem's identity, like every commit)."""
+    """Regenerate index.md after a pull: folded into the merge commit the pull just made, or
+    committed on top of a fast-forward (wikimem's identity, like every commit)."""
+    from wikimem.config import load_config
     from wikimem.home import Home
-    from wikimem.wiki.batch import Wiki
-    from wikimem.wiki.indexmd import write_index
+    from wikimem.sync.git import Git
+    from wikimem.sync.procedure import regenerate_index
 
     memory_dir = os.getcwd()
-    home = Home(os.path.dirname(memory_dir))
-    if not write_index(memory_dir):
-        return 0
     try:
-        Wiki(home).store.commit(
-            ["index.md"], "index: regenerated after a merge\n\nWikimem-Source: sync\n"
-        )
+        config = load_config(Home(os.path.dirname(memory_dir)))
+        git = Git(memory_dir, config.git, interactive=False)
+        head = git.out("rev-parse", "HEAD")
+        merge = len(git.out("rev-list", "--parents", "-n", "1", head).split()) > 2
+        regenerate_index(git, config, head, own=merge)
     except Exception as exc:  # a hook must never fail the pull that ran it
-        print(f"wikimem: could not commit index.md: {exc}", file=sys.stderr)
+        print(f"wikimem: could not regenerate index.md: {exc}", file=sys.stderr)
     return 0
 
 

@@ -9,7 +9,7 @@ machine merges (so two machines merging the same versions write the same note):
     removed; `created`: the earliest; `updated`: the latest; `title`, `kind`, a person's own
     keys: the side that changed it, and if both did, the side updated last (equal dates: the
     greater value); `pinned`: the side that changed it, or true when both added the note), the
-    body merged three-way (`git merge-file`). Where the body cannot be merged, BOTH versions
+    body merged three-way, claim line by claim line (`wikimem.sync.lines`). Where the body cannot be merged, BOTH versions
     are kept between conflict markers and the front matter says `conflict: true`: `status`
     shows it, `doctor` explains it, the next dream reconciles it (`wikimem.sync.reconcile`).
   - a version that is not a valid note is merged as plain text; if that conflicts, the note
@@ -21,18 +21,16 @@ is never merged (the caller regenerates it).
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from wikimem.sync import lines
+from wikimem.sync.lines import END, MIDDLE, START
 from wikimem.wiki.notes import Note, NoteError, default_kind, parse_note, render_note, validate_path
 
 CONFLICT_KEY = "conflict"
-START, MIDDLE, END = "<<<<<<<", "=======", ">>>>>>>"
 T = TypeVar("T")
 ABSENT = "\0absent"  # a front-matter key one version does not have
 _MARKER = re.compile(r"^(<<<<<<<|>>>>>>>)( |$)|^=======$", re.MULTILINE)
@@ -66,32 +64,6 @@ def with_flag(note: Note, on: bool) -> Note:
 # -- text ---------------------------------------------------------------------------------------
 
 
-def merge_file(
-    base: str, ours: str, theirs: str, labels: tuple[str, str], *, union: bool = False
-) -> tuple[str, int] | None:
-    """(merged text, number of conflicts) by `git merge-file`; None when git cannot merge the
-    texts (binary content)."""
-    with tempfile.TemporaryDirectory(prefix="wikimem-merge-") as tmp:
-        names = []
-        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = os.path.join(tmp, name)
-            with open(path, "w", encoding="utf-8", newline="", errors="surrogateescape") as fh:
-                fh.write(text)
-            names.append(path)
-        args = ["git", "merge-file", "-p", "-L", labels[0], "-L", "base", "-L", labels[1]]
-        if union:
-            args.append("--union")
-        proc = subprocess.run(
-            [*args, *names],
-            capture_output=True,
-            env={**os.environ, "LC_ALL": "C"},
-            check=False,
-        )
-    if proc.returncode < 0 or proc.returncode > 127 or (proc.returncode and not proc.stdout):
-        return None
-    return proc.stdout.decode("utf-8", "surrogateescape"), proc.returncode
-
-
 def merge_text(base: str | None, ours: str | None, theirs: str | None) -> str | None:
     """A file that is not a note: three-way, and where both changed the same lines, both sides'
     lines kept (no markers). None when one side deleted it and the other did not change it."""
@@ -100,8 +72,7 @@ def merge_text(base: str | None, ours: str | None, theirs: str | None) -> str | 
         return trivial.text
     if ours is None or theirs is None:
         return ours if theirs is None else theirs
-    merged = merge_file(base or "", _nl(ours), _nl(theirs), ("ours", "theirs"), union=True)
-    return merged[0] if merged is not None else ours
+    return lines.merge_text(base or "", ours, theirs, ("ours", "theirs"), union=True)[0]
 
 
 # -- notes --------------------------------------------------------------------------------------
@@ -162,7 +133,9 @@ def merge_notes(
 ) -> tuple[Note, bool]:
     """The merged note and whether its body holds both versions of a part (then flagged)."""
     newer = _newer(ours, theirs)
-    body, conflicts = _merge_body(base.body if base else "", ours.body, theirs.body, labels)
+    body, conflicts, clashes = _merge_body(
+        base.body if base else "", ours.body, theirs.body, labels
+    )
     extra = _merge_extra(base, ours, theirs, newer)
     if base is None:
         pinned = ours.pinned or theirs.pinned  # a pin is cheap to undo, costly to lose
@@ -180,8 +153,9 @@ def merge_notes(
         pinned=pinned,
         extra=extra,
     )
-    flag = flagged(note) or conflicts > 0 or has_markers(body)
-    return with_flag(note, flag), conflicts > 0
+    # a subject claimed differently on both sides, in different places, is a conflict too
+    flag = flagged(note) or conflicts > 0 or clashes > 0 or has_markers(body)
+    return with_flag(note, flag), conflicts > 0 or clashes > 0
 
 
 def _newer(ours: Note, theirs: Note) -> int:
@@ -226,17 +200,14 @@ def _merge_extra(
     return tuple(out)
 
 
-def _merge_body(base: str, ours: str, theirs: str, labels: tuple[str, str]) -> tuple[str, int]:
+def _merge_body(base: str, ours: str, theirs: str, labels: tuple[str, str]) -> tuple[str, int, int]:
     if ours == theirs:
-        return ours, 0
+        return ours, 0, 0
     if ours == base:
-        return theirs, 0
+        return theirs, 0, 0
     if theirs == base:
-        return ours, 0
-    merged = merge_file(_nl(base), _nl(ours), _nl(theirs), labels)
-    if merged is None:
-        return _both(ours, theirs, labels), 1
-    return merged
+        return ours, 0, 0
+    return lines.merge_text(base, ours, theirs, labels)
 
 
 def _both(ours: str, theirs: str, labels: tuple[str, str]) -> str:
@@ -247,9 +218,9 @@ def _merge_broken(
     path: str, base: str | None, ours: str, theirs: str, labels: tuple[str, str]
 ) -> Merged:
     """At least one side is not a valid note (a hand edit git committed without the gate)."""
-    merged = merge_file(_nl(base or ""), _nl(ours), _nl(theirs), labels)
-    if merged is not None and merged[1] == 0:
-        return Merged(merged[0])  # merged cleanly as text; the gate judges it on the next write
+    text, conflicts, clashes = lines.merge_text(base or "", ours, theirs, labels)
+    if conflicts == clashes == 0:
+        return Merged(text)  # merged cleanly as text; the gate judges it on the next write
     valid: Note | None = None
     for text in (ours, theirs):
         try:

@@ -428,14 +428,15 @@ def _apply(home: Home, git: Git, config: Config, head: str, target: str, own: bo
     _crash("sync_after_checkout")
     git.run("update-ref", "-m", "wikimem sync", "HEAD", target, head)
     _crash("sync_after_update_ref")
-    _regenerate_index(git, config, target, own)
+    regenerate_index(git, config, target, own)
     _crash("sync_before_journal_cleared")
     _clear_journal(home)
     return changed
 
 
 def _dirty(git: Git) -> set[str]:
-    out = git.out("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames")
+    # not `out()`: stripping would eat the leading space of " M path"
+    out = git.run("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames").stdout
     return {e[3:] for e in out.split("\0") if len(e) > 3}
 
 
@@ -447,7 +448,7 @@ def _read_b64(path: str) -> str | None:
         return None
 
 
-def _regenerate_index(git: Git, config: Config, commit: str, own: bool) -> str:
+def regenerate_index(git: Git, config: Config, commit: str, own: bool) -> str:
     """index.md regenerated from the notes now on disk, folded into `commit` when it is our own
     merge, else committed on top of it. Returns the commit HEAD is left at."""
     if not write_index(git.repo):
@@ -509,7 +510,7 @@ def recover(home: Home, git: Git, config: Config) -> bool:
                     fh.write(base64.b64decode(data))
         if head == old:
             git.run("update-ref", "-m", "wikimem sync: recover", "HEAD", target, old)
-        _regenerate_index(git, config, target, own)
+        regenerate_index(git, config, target, own)
     _clear_journal(home)
     _reindex(home, _diff_names(git, old, "HEAD"))
     return True

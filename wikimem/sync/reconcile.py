@@ -12,58 +12,26 @@ not settle:
     of a conflict is a list of claim lines; lines on one side only are kept; two lines about
     the same subject (the same bold subject, or the same text once the trailing provenance is
     removed) are one claim, and the newer-dated one wins (the date in its provenance label).
-    Ties are broken by the text, so every machine settles a conflict the same way.
-`parse_claim` and `newer_claim` are the only claim rules used here: a minimal version until
-`wikimem.dream.claims` lands, meant to be swapped for it.
+    Ties are broken by the text, so every machine settles a conflict the same way. Then, in
+    the whole note, one claim per subject stands (a subject both machines claimed in
+    different places is flagged without markers).
+The claim rules are `wikimem.sync.claims` (minimal, until `wikimem.dream.claims` lands).
 """
 
 from __future__ import annotations
 
-import re
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
-from wikimem.sync.merge import CONFLICT_KEY, END, MIDDLE, START, flagged, has_markers, with_flag
+from wikimem.sync.claims import Claim, is_claim_line, newer_claim, parse_claim
+from wikimem.sync.lines import END, MIDDLE, START
+from wikimem.sync.merge import CONFLICT_KEY, flagged, has_markers, with_flag
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
-
-
-# -- claims (minimal; to be replaced by wikimem.dream.claims) ----------------------------------
-
-
-@dataclass(frozen=True)
-class Claim:
-    key: str  # what the line is about: its bold subject, else its text without provenance
-    date: str  # YYYY-MM-DD from its provenance, "" when it has none
-    line: str
-
-
-_BOLD_SUBJECT = re.compile(r"^\s*(?:[-*+]\s+)?\*\*(?P<subject>[^*]+?)\*\*\s*:?")
-_PROVENANCE = re.compile(r"\s*\((?:[^()]|\([^()]*\))*\)\s*$")
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_claim(line: str) -> Claim:
-    subject = _BOLD_SUBJECT.match(line)
-    provenance = _PROVENANCE.search(line)
-    tail = provenance.group(0) if provenance else ""
-    is_provenance = "[[" in tail or _DATE.search(tail) is not None
-    dates = _DATE.findall(tail) if is_provenance else []
-    if subject:
-        key = "subject:" + " ".join(subject.group("subject").lower().split())
-    else:
-        text = line[: provenance.start()] if provenance and is_provenance else line
-        key = "text:" + " ".join(text.strip().lstrip("-*+ ").lower().split())
-    return Claim(key, dates[-1] if dates else "", line)
-
-
-def newer_claim(a: Claim, b: Claim) -> Claim:
-    """Of two claims about one subject, the one that stands."""
-    return max(a, b, key=lambda c: (c.date, c.line))
 
 
 # -- conflict regions ---------------------------------------------------------------------------
@@ -133,8 +101,30 @@ def settle_body(body: str) -> str | None:
     lines: list[str] = []
     for part in parts:
         lines.extend(settle(part) if isinstance(part, Region) else [part])
-    text = "\n".join(lines)
+    text = "\n".join(one_claim_per_subject(lines))
     return text + "\n" if text else ""
+
+
+def one_claim_per_subject(lines: list[str]) -> list[str]:
+    """Claim lines about a subject already claimed are folded into its first place: the newer
+    claim stands there."""
+    winners: dict[str, Claim] = {}
+    for line in lines:
+        if is_claim_line(line):
+            claim = parse_claim(line)
+            held = winners.get(claim.key)
+            winners[claim.key] = claim if held is None else newer_claim(held, claim)
+    out: list[str] = []
+    placed: set[str] = set()
+    for line in lines:
+        if not is_claim_line(line):
+            out.append(line)
+            continue
+        key = parse_claim(line).key
+        if key not in placed:
+            out.append(winners[key].line)
+            placed.add(key)
+    return out
 
 
 # -- the dream's entry point --------------------------------------------------------------------
