@@ -22,6 +22,7 @@ from wikimem.status import collect
 from wikimem.sync import record
 from wikimem.sync.git import AuthFailed, RemoteUnreachable
 from wikimem.sync.health import checks
+from wikimem.sync.locking import SyncBusy
 from wikimem.sync.merge import flagged, has_markers
 from wikimem.sync.procedure import RemoteRewritten, UnrelatedHistories, sync
 from wikimem.sync.remote import NoRemote, set_setting
@@ -407,9 +408,9 @@ def test_only_one_sync_at_a_time_and_never_during_a_dream(tmp_path: Path) -> Non
     url = bare(tmp_path)
     a = make_home(tmp_path, "a")
     sync(a, remote=url)
-    with file_lock(a.state("sync.lock")):
-        proc = cli(a, "sync")
-        assert proc.returncode == 1 and "another `wikimem sync` is running" in proc.stderr
+    with file_lock(a.state("sync.lock")), pytest.raises(SyncBusy, match="another `wikimem sync`"):
+        sync(a)
+    assert "another `wikimem sync` is running" in record.load(a).deferred
     remember(Wiki(a), "Remember that deploys go out on Tuesdays")
     with file_lock(a.state("dream.lock")), pytest.raises(Exception, match="a dream is running"):
         sync(a, wait_for_dream=0.2)
@@ -542,3 +543,44 @@ def test_auto_sync_after_remember_runs_detached_and_a_failure_is_retried(tmp_pat
     ):
         assert time.monotonic() < deadline, Path(a.state("sync.out")).read_text()
         time.sleep(0.1)
+
+
+def test_a_sync_refuses_to_start_in_the_middle_of_a_persons_git_merge(tmp_path: Path) -> None:
+    url = bare(tmp_path)
+    a = make_home(tmp_path, "a")
+    sync(a, remote=url)
+    Path(a.memory_dir, ".git", "MERGE_HEAD").write_text(git(a, "rev-parse", "HEAD"))
+    with pytest.raises(Exception, match="in the middle of a git merge"):
+        sync(a)
+
+
+def test_a_vault_of_hundreds_of_hand_written_notes_is_committed_and_pushed_at_once(
+    tmp_path: Path,
+) -> None:
+    url = bare(tmp_path)
+    a = make_home(tmp_path, "a")
+    for i in range(250):  # more paths than fit one command line comfortably
+        write(a, f"projects/vault/note-{i}.md", note_text(f"Note {i}", f"- fact {i}\n"))
+    result = sync(a, remote=url)
+    assert len(result.committed) == 250 and clean(a)
+    assert len(git(url, "ls-tree", "-r", "--name-only", "main").split()) == 250 + 3
+
+
+def test_config_settings_are_written_in_place_keeping_everything_else() -> None:
+    text = '# mine\n[sync]\n# remote = ""\n# auto = false\n\n[gate]\nsecrets = "block"\n'
+    out = set_setting(text, "sync", "remote", '"/srv/memory.git"')
+    assert out == text.replace('# remote = ""', 'remote = "/srv/memory.git"')
+    again = set_setting(out, "sync", "remote", '"/srv/other.git"')
+    assert 'remote = "/srv/other.git"' in again and again.count("remote =") == 1
+    assert set_setting("[gate]\n", "sync", "auto", "true") == "[gate]\n\n[sync]\nauto = true\n"
+
+
+def test_a_remote_given_as_a_relative_path_is_remembered_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from wikimem.sync.remote import normalise_url
+
+    monkeypatch.chdir(tmp_path)
+    assert normalise_url("remote.git") == str(tmp_path / "remote.git")
+    assert normalise_url("git@github.com:acme/memory.git") == "git@github.com:acme/memory.git"
+    assert normalise_url("https://example.com/m.git") == "https://example.com/m.git"

@@ -15,7 +15,10 @@ from wikimem.cli import (
     home_of,
     print_json,
 )
+from wikimem.sync.locking import SyncBusy
 from wikimem.sync.procedure import SyncResult, sync
+
+BUSY_WAIT = 120.0  # seconds a `wikimem sync` waits for another sync before giving up
 
 
 def _show(result: SyncResult) -> None:
@@ -92,14 +95,21 @@ def register(app: typer.Typer) -> None:
         progress = (
             (lambda msg: err_console.print(f"{msg} …", markup=False)) if interactive else None
         )
-        result = sync(
-            the_home,
-            remote=remote,
-            join=join,
-            interactive=interactive,
-            wait=0.0,
-            progress=progress,
-        )
+        try:
+            result = sync(
+                the_home, remote=remote, join=join, interactive=interactive, progress=progress
+            )
+        except SyncBusy:
+            # Most often the sync a `remember` started in the background: wait for it.
+            err_console.print("waiting for the sync already running …", markup=False)
+            result = sync(
+                the_home,
+                remote=remote,
+                join=join,
+                interactive=interactive,
+                wait=BUSY_WAIT,
+                progress=progress,
+            )
         if json_out:
             print_json(result.as_dict())
         else:

@@ -162,6 +162,7 @@ def _sync_locked(
         interactive=interactive,
     )
     branch = _branch(git)
+    _not_mid_operation(git)
     chans = channels(config, git, remote)
     result = SyncResult()
     if remote and remember_remote(home, chans[0].url):
@@ -192,6 +193,22 @@ def _branch(git: Git) -> str:
             "memory/ is not on a branch (detached HEAD); `git -C memory switch main` first"
         )
     return proc.stdout.strip()
+
+
+def _not_mid_operation(git: Git) -> None:
+    """A merge, rebase or cherry-pick a person left half done in memory/ is theirs to finish."""
+    gitdir = git.out("rev-parse", "--absolute-git-dir")
+    for name, what in (
+        ("MERGE_HEAD", "a git merge"),
+        ("rebase-merge", "a git rebase"),
+        ("rebase-apply", "a git rebase"),
+        ("CHERRY_PICK_HEAD", "a git cherry-pick"),
+    ):
+        if os.path.exists(os.path.join(gitdir, name)):
+            raise SyncError(
+                f"memory/ is in the middle of {what}; finish it or abort it "
+                f"(`git -C {git.repo} status` says how), then sync again"
+            )
 
 
 def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
@@ -317,7 +334,6 @@ def _plan(
 ) -> tuple[str, _Merge, bool] | None:
     """(commit memory/ moves to, what the merge did, whether that commit is ours to amend),
     or None when the remote brings nothing new."""
-    labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
     info = _Merge()
     if not ch.filtered:
         if _ancestor(git, theirs, head):
@@ -348,6 +364,7 @@ def _plan(
             filter_tree(git, tree_of(git, base_commit), keep) if base_commit else empty_tree(git)
         )
         their_tree = filter_tree(git, tree_of(git, theirs), keep)
+    labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
     merge = merge_trees(git, base_tree, tree_of(git, head), their_tree, labels, _temp_index(git))
     info.conflicts, info.kept_edits = merge.conflicts, merge.kept_edits
     if merge.tree == tree_of(git, head) and ch.filtered:

@@ -219,9 +219,7 @@ class Wiki:
         disk, uncommitted, and are reported."""
         with file_lock(self.home.state("memory.lock")):
             self.recover()  # a dream's half-written files are rolled back, never committed
-            tracked = (
-                set(self.store.repo.git.ls_files("--", *paths).splitlines()) if paths else set()
-            )
+            tracked = set(self.store.repo.git.ls_files("-z").split("\0"))
             results = []
             for rel in paths:
                 text = read_current(self.memory_dir, rel)
