@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikimem.home import Home
-from wikimem.rawconfig import ConfigError, load_raw
+from wikimem.rawconfig import DEFAULTS, ConfigError, load_raw
 
 __all__ = ["DEFAULT_CONFIG_TEXT", "Config", "ConfigError", "GateCommand", "load_config"]
 
@@ -187,7 +187,8 @@ def from_raw(raw: dict[str, Any]) -> Config:
 
 
 def _sync(raw: dict[str, Any]) -> SyncConfig:
-    sync = SyncConfig(**raw)
+    # over the defaults: a config cache written by an older wikimem lacks the newer keys
+    sync = SyncConfig(**{**DEFAULTS["sync"], **raw})
     if sync.profile_remote and sync.share_profile:
         raise ConfigError(
             "[sync] profile_remote needs share_profile = false (otherwise profile/ already "

@@ -595,6 +595,8 @@ def _to_push(
             return None
     else:
         tree = mine
+        if tree == empty_tree(git):
+            return None  # nothing this remote carries exists yet
     since = last.last_local if last is not None and last.last_local else ""
     subjects = git.out(
         "log",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -77,17 +78,30 @@ def read_blobs(git: Git, shas: Iterable[str]) -> dict[str, bytes]:
     return out
 
 
-def write_blob(git: Git, content: bytes) -> str:
-    proc = subprocess.run(
-        ["git", "-C", git.repo, "hash-object", "-w", "--stdin"],
-        input=content,
-        capture_output=True,
-        env=git.env(),
-        check=False,
-    )
+def write_blobs(git: Git, contents: list[bytes]) -> list[str]:
+    """Store many blobs through one `git hash-object`; their shas, in order."""
+    if not contents:
+        return []
+    with tempfile.TemporaryDirectory(prefix="wikimem-blobs-") as tmp:
+        paths = []
+        for i, content in enumerate(contents):
+            path = os.path.join(tmp, str(i))
+            with open(path, "wb") as fh:
+                fh.write(content)
+            paths.append(path)
+        proc = subprocess.run(
+            ["git", "-C", git.repo, "hash-object", "-w", "--no-filters", "--stdin-paths"],
+            input="\n".join(paths).encode() + b"\n",
+            capture_output=True,
+            env=git.env(),
+            check=False,
+        )
     if proc.returncode != 0:
         raise GitFailed(("hash-object",), proc.returncode, proc.stderr.decode(errors="replace"))
-    return proc.stdout.decode().strip()
+    shas = proc.stdout.decode().split()
+    if len(shas) != len(contents):
+        raise GitFailed(("hash-object",), 1, "fewer objects written than asked")
+    return shas
 
 
 def _text(data: bytes | None) -> str | None:
@@ -122,7 +136,7 @@ def merge_trees(
         stages.setdefault(path, {})[int(stage)] = (mode, sha)
     blobs = read_blobs(git, (sha for s in stages.values() for _, sha in s.values()))
     result = TreeMerge(tree="")
-    lines: list[str] = []
+    settled: list[tuple[str, str, str | None]] = []
     for path, by_stage in sorted(stages.items()):
         b, o, t = (by_stage.get(n) for n in (1, 2, 3))
         texts = [_text(blobs[x[1]]) if x else None for x in (b, o, t)]
@@ -146,9 +160,13 @@ def merge_trees(
         else:
             content = merge_text(texts[0], texts[1], texts[2])
             result.merged.append(path)
+        settled.append((path, mode, content))
+    shas = iter(write_blobs(git, [_bytes(c) for _, _, c in settled if c is not None]))
+    lines: list[str] = []
+    for path, mode, content in settled:
         lines.append(f"0 {ZERO} 0\t{path}")
         if content is not None:
-            lines.append(f"{mode} {write_blob(git, _bytes(content))} 0\t{path}")
+            lines.append(f"{mode} {next(shas)} 0\t{path}")
     if lines:
         git.run("update-index", "--index-info", input="\n".join(lines) + "\n", env=env)
     result.tree = git.out("write-tree", env=env)

@@ -63,7 +63,11 @@ def _pathspec_file() -> Iterator[str]:
     try:
         yield path
     finally:
-        os.unlink(path)
+        for leftover in (path, path + ".msg"):
+            try:
+                os.unlink(leftover)
+            except FileNotFoundError:
+                pass
 
 
 def _pathspec(rels: Sequence[str], spec_file: str) -> list[str]:
@@ -144,7 +148,9 @@ class Store:
                     staged = ""
                 if not staged.strip() and not allow_empty:
                     return None
-                args = ["--no-verify", "-q", "-m", message]
+                with open(spec_file + ".msg", "w", encoding="utf-8") as fh:
+                    fh.write(message)  # a batch of thousands of notes has a long message
+                args = ["--no-verify", "-q", "-F", spec_file + ".msg"]
                 if allow_empty:
                     args.append("--allow-empty")
                 if rels:
