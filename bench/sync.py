@@ -7,7 +7,8 @@ Timed, as the user runs it (`wikimem sync`, a fresh process each time), median o
   - 50 notes edited on each machine: the second machine's sync (commit, fetch, three-way merge
     note by note, index.md regenerated, push).
 Baseline, measured in the same rounds: plain `git fetch` + `git push` of the same memory/ with
-nothing to send (the least any sync over git costs), so each row is also a ratio to it.
+nothing to send (the least any sync over git costs), so each row is also a ratio to it; and
+the CLI's own start-up (`wikimem --help`), the part of each row that is not sync's work.
 
     python bench/sync.py [--notes 10000] [--runs 5]
 """
@@ -98,6 +99,7 @@ def main() -> None:
 
     rows: dict[str, list[float]] = {
         "plain git fetch + push, nothing to send (baseline)": [],
+        "wikimem start-up alone (`wikimem --help`)": [],
         "sync, nothing to do": [],
         "sync, 100 notes edited here (commit + push)": [],
         "sync, 100 notes edited elsewhere (pull)": [],
@@ -109,6 +111,9 @@ def main() -> None:
         rows["plain git fetch + push, nothing to send (baseline)"].append(
             run(["git", "-C", b.memory_dir, "fetch", "-q", remote], env)
             + run(["git", "-C", b.memory_dir, "push", "-q", remote, "main"], env)
+        )
+        rows["wikimem start-up alone (`wikimem --help`)"].append(
+            run([sys.executable, "-m", "wikimem", "--help"], env)
         )
         rows["sync, nothing to do"].append(run([*wikimem, b.root], env))
         for i in range(count):
