@@ -103,8 +103,8 @@ def test_first_push_to_an_empty_remote_then_a_machine_with_its_own_history_joins
 ) -> None:
     url = bare(tmp_path)
     a, b = make_home(tmp_path, "a"), make_home(tmp_path, "b")
-    remember(Wiki(a), "I prefer tabs over spaces")
-    remember(Wiki(b), "The staging database listens on port 5433", project="acme-api")
+    remember(Wiki(a), "I prefer tabs over spaces", "profile/preferences.md")
+    remember(Wiki(b), "The staging database listens on port 5433", "projects/acme-api/notes.md")
 
     first = sync(a, remote=url)
     assert first.remotes[0].pushed and first.remembered == url
@@ -270,7 +270,7 @@ def test_an_offline_remote_is_recorded_shown_and_retried(tmp_path: Path) -> None
     sync(a, remote=url)
     moved = tmp_path / "moved.git"
     os.rename(url, moved)  # the path vanished (an unmounted drive)
-    remember(Wiki(a), "Remember that deploys go out on Tuesdays")
+    remember(Wiki(a), "Remember that deploys go out on Tuesdays", "general/notes.md")
     with pytest.raises(RemoteUnreachable, match="cannot reach the remote"):
         sync(a)
     rec = record.load(a)
@@ -335,14 +335,14 @@ def test_a_force_pushed_remote_is_refused_then_joined_on_request(tmp_path: Path)
     sync(a, remote=url)
     b = make_home(tmp_path, "b")
     sync(b, remote=url)
-    remember(Wiki(a), "Remember that deploys go out on Tuesdays")
+    remember(Wiki(a), "Remember that deploys go out on Tuesdays", "general/notes.md")
     sync(a)
     git(b, "fetch", "-q", url, "main")
     # b rewrites the remote back to before a's last commit
     subprocess.run(
         ["git", "-C", b.memory_dir, "push", "-q", "--force", url, "HEAD~0:main"], check=True
     )
-    remember(Wiki(a), "Remember that the VPN is needed for staging")
+    remember(Wiki(a), "Remember that the VPN is needed for staging", "general/notes.md")
     proc = cli(a, "sync")
     assert proc.returncode == 1 and "was rewritten (force-pushed)" in proc.stderr
     assert "--join" in proc.stderr
@@ -400,7 +400,7 @@ def test_a_stale_git_lock_left_by_a_killed_git_does_not_jam_sync(tmp_path: Path)
     lock = Path(a.memory_dir, ".git", "refs", "remotes", "origin", "main.lock")
     lock.write_text("")
     os.utime(lock, (1, 1))
-    remember(Wiki(a), "Remember that deploys go out on Tuesdays")
+    remember(Wiki(a), "Remember that deploys go out on Tuesdays", "general/notes.md")
     assert sync(a).remotes[0].pushed
 
 
@@ -411,7 +411,7 @@ def test_only_one_sync_at_a_time_and_never_during_a_dream(tmp_path: Path) -> Non
     with file_lock(a.state("sync.lock")), pytest.raises(SyncBusy, match="another `wikimem sync`"):
         sync(a)
     assert "another `wikimem sync` is running" in record.load(a).deferred
-    remember(Wiki(a), "Remember that deploys go out on Tuesdays")
+    remember(Wiki(a), "Remember that deploys go out on Tuesdays", "general/notes.md")
     with file_lock(a.state("dream.lock")), pytest.raises(Exception, match="a dream is running"):
         sync(a, wait_for_dream=0.2)
     assert sync(a).remotes[0].pushed
@@ -450,7 +450,7 @@ def test_a_team_remote_never_gets_the_profile_which_goes_to_a_private_remote(
 ) -> None:
     team, private = bare(tmp_path, "team.git"), bare(tmp_path, "alice-profile.git")
     alice = make_home(tmp_path, "alice", share_profile="false", profile_remote=f'"{private}"')
-    remember(Wiki(alice), "I prefer tabs over spaces")
+    remember(Wiki(alice), "I prefer tabs over spaces", "profile/preferences.md")
     write(alice, OPS, note_text("Ops", OPS_BODY))
     result = sync(alice, remote=team)
     assert [r.name for r in result.remotes] == ["origin", "wikimem-profile"]
@@ -464,7 +464,7 @@ def test_a_team_remote_never_gets_the_profile_which_goes_to_a_private_remote(
     assert git(team, "log", "-1", "--format=%an", "main").strip() == "Test User"
 
     bob = make_home(tmp_path, "bob", share_profile="false")
-    remember(Wiki(bob), "I prefer spaces over tabs")
+    remember(Wiki(bob), "I prefer spaces over tabs", "profile/preferences.md")
     sync(bob, remote=team)
     assert read(bob, OPS) is not None and "tabs over spaces" not in (
         read(bob, "profile/preferences.md") or ""
@@ -532,7 +532,7 @@ def test_auto_sync_after_remember_runs_detached_and_a_failure_is_retried(tmp_pat
     url = bare(tmp_path)
     a = make_home(tmp_path, "a", auto="true")
     sync(a, remote=url)
-    proc = cli(a, "remember", "Remember that deploys go out on Tuesdays")
+    proc = cli(a, "remember", "Remember that deploys go out on Tuesdays", "--path", "general/notes")
     assert proc.returncode == 0
     deadline = time.monotonic() + 20
     while (
