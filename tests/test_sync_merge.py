@@ -7,7 +7,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wikimem.sync.claims import parse_claim
+from wikimem.sync.claims import Claim, parse_claim, same_subject
 from wikimem.sync.merge import flagged, has_markers, merge_note
 from wikimem.sync.reconcile import settle_body
 from wikimem.wiki.notes import parse_note
@@ -179,15 +179,31 @@ def test_files_that_are_not_notes_keep_both_sides_lines_without_markers() -> Non
     assert "b" in merged.text and "c" in merged.text
 
 
-def test_claims_are_keyed_by_bold_subject_or_text_and_dated_by_provenance() -> None:
+def test_claims_have_a_subject_a_text_and_a_date_and_one_subject_is_found_three_ways() -> None:
     line = (
         "- **Metrics collector port**: The metrics collector runs on port 9300 (was 9102 until "
         "2026-11-30). ([[projects/acme-api/sessions/2026-11-30-0199a2b3-3fa2c1|codex 2026-11-30]])"
     )
     claim = parse_claim(line)
-    assert claim.key == "subject:metrics collector port" and claim.date == "2026-11-30"
-    plain = parse_claim("- Deploys go out on Tuesdays. ([[x|claude 2026-11-02]])")
-    assert plain.key == "text:deploys go out on tuesdays." and plain.date == "2026-11-02"
+    assert claim is not None
+    assert claim.subject == "metrics collector port" and claim.date == "2026-11-30"
+    assert claim.text.endswith("(was 9102 until 2026-11-30).")
+    assert parse_claim("# Ops") is None and parse_claim("plain prose") is None
+
+    def c(text: str) -> Claim:
+        parsed = parse_claim(text)
+        assert parsed is not None
+        return parsed
+
+    same_bold = c("- **Metrics collector port**: 9200. ([[x|claude 2026-11-02]])")
+    assert same_subject(claim, same_bold)
+    restated = c("- Deploys go out on Tuesdays. ([[x|claude 2026-11-02]])")
+    assert same_subject(restated, c("- Deploys go out on Tuesdays. ([[y|codex 2026-11-09]])"))
+    assert same_subject(  # the dream's supersession: a package manager replaces another
+        c("- Use pnpm in every JavaScript repository. ([[x|claude 2026-11-02]])"),
+        c("- Use npm in every JavaScript repository. ([[y|codex 2026-10-02]])"),
+    )
+    assert not same_subject(restated, c("- Never commit anything under data/raw/."))
 
 
 def test_offline_settlement_keeps_the_newer_claim_and_lines_from_either_side() -> None:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from wikimem.sync.claims import is_claim_line, parse_claim
+from wikimem.sync.claims import Claim, parse_claim, same_subject
 
 START, MIDDLE, END = "<<<<<<<", "=======", ">>>>>>>"
 
@@ -66,21 +66,17 @@ def _apply(base: Sequence[str], group: list[Change], side: int, start: int, end:
 def _union(first: list[str], second: list[str]) -> list[str] | None:
     """Lines both sides inserted at one place, all kept; None if two of them are different
     claims about the same subject."""
-    seen = {}
-    for line in first:
-        if is_claim_line(line):
-            claim = parse_claim(line)
-            seen[claim.key] = claim
+    held = [c for c in map(parse_claim, first) if c is not None]
     out = list(first)
     for line in second:
         if line in first:
             continue
-        if is_claim_line(line):
-            claim = parse_claim(line)
-            held = seen.get(claim.key)
-            if held is not None and held.text != claim.text:
+        claim = parse_claim(line)
+        if claim is not None:
+            same = [h for h in held if same_subject(h, claim)]
+            if any(h.text != claim.text for h in same):
                 return None
-            if held is not None:
+            if same:
                 continue  # the same claim with other provenance: once is enough
         out.append(line)
     return out
@@ -109,7 +105,7 @@ def merge_lines(
             groups.append((c.start, c.end, [c]))
     out: list[str] = []
     conflicts = 0
-    added: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    added: tuple[list[Claim], list[Claim]] = ([], [])
     pos = 0
     for start, end, members in groups:
         out += base[pos:start]
@@ -139,16 +135,14 @@ def merge_lines(
         out += [f"{START} {labels[0]}", *mine, MIDDLE, *yours, f"{END} {labels[1]}"]
         conflicts += 1
     out += base[pos:]
-    clashes = sum(1 for key, line in added[0].items() if key in added[1] and added[1][key] != line)
+    clashes = sum(
+        1 for a in added[0] if any(same_subject(a, b) and a.text != b.text for b in added[1])
+    )
     return out, conflicts, clashes
 
 
-def _note_claims(into: dict[str, str], lines: Sequence[str]) -> None:
-    for line in lines:
-        if is_claim_line(line):
-            claim = parse_claim(line)
-            if claim.key.startswith("subject:"):
-                into[claim.key] = claim.text
+def _note_claims(into: list[Claim], lines: Sequence[str]) -> None:
+    into.extend(c for c in map(parse_claim, lines) if c is not None)
 
 
 def merge_text(

@@ -10,12 +10,12 @@ not settle:
     taken if it holds no conflict markers;
   - otherwise, or when the model gives nothing usable, the offline rules settle it: each side
     of a conflict is a list of claim lines; lines on one side only are kept; two lines about
-    the same subject (the same bold subject, or the same text once the trailing provenance is
-    removed) are one claim, and the newer-dated one wins (the date in its provenance label).
+    the same subject (the same bold subject, the same text once the trailing provenance is
+    removed, or one superseding the other) are one claim, and the newer-dated one wins (the date in its provenance label).
     Ties are broken by the text, so every machine settles a conflict the same way. Then, in
     the whole note, one claim per subject stands (a subject both machines claimed in
-    different places is flagged without markers).
-The claim rules are `wikimem.sync.claims` (minimal, until `wikimem.dream.claims` lands).
+    different places is flagged without markers). "The same subject" is the dream's own
+    supersession rule (`wikimem.sync.claims` over `wikimem.dream.claims`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
-from wikimem.sync.claims import Claim, is_claim_line, newer_claim, parse_claim
+from wikimem.sync.claims import current_claims
 from wikimem.sync.lines import END, MIDDLE, START
 from wikimem.sync.merge import CONFLICT_KEY, flagged, has_markers, with_flag
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
@@ -68,29 +68,16 @@ def split_regions(body: str) -> list[str | Region] | None:
 
 
 def settle(region: Region) -> list[str]:
-    """One list of lines from both sides of a region: one claim per subject, newer wins."""
-    winners: dict[str, Claim] = {}
-    for line in [*region.ours, *region.theirs]:
-        if not line.strip():
-            continue
-        claim = parse_claim(line)
-        held = winners.get(claim.key)
-        winners[claim.key] = claim if held is None else newer_claim(held, claim)
-    out: list[str] = []
-    emitted: set[str] = set()
-    for line in [*region.ours, *region.theirs]:
-        if not line.strip():
-            if out and out[-1].strip():
-                out.append(line)
-            continue
-        claim = parse_claim(line)
-        if claim.key in emitted:
-            continue
-        out.append(winners[claim.key].line)
-        emitted.add(claim.key)
-    while out and not out[-1].strip():
-        out.pop()
-    return out
+    """One list of lines from both sides of a region: one claim per subject, the newer wins;
+    other lines (headings, prose) once each."""
+    out = current_claims([*region.ours, *region.theirs], dedupe_other=True)
+    tidy: list[str] = []
+    for line in out:
+        if line.strip() or (tidy and tidy[-1].strip()):
+            tidy.append(line)
+    while tidy and not tidy[-1].strip():
+        tidy.pop()
+    return tidy
 
 
 def settle_body(body: str) -> str | None:
@@ -101,30 +88,8 @@ def settle_body(body: str) -> str | None:
     lines: list[str] = []
     for part in parts:
         lines.extend(settle(part) if isinstance(part, Region) else [part])
-    text = "\n".join(one_claim_per_subject(lines))
+    text = "\n".join(current_claims(lines))
     return text + "\n" if text else ""
-
-
-def one_claim_per_subject(lines: list[str]) -> list[str]:
-    """Claim lines about a subject already claimed are folded into its first place: the newer
-    claim stands there."""
-    winners: dict[str, Claim] = {}
-    for line in lines:
-        if is_claim_line(line):
-            claim = parse_claim(line)
-            held = winners.get(claim.key)
-            winners[claim.key] = claim if held is None else newer_claim(held, claim)
-    out: list[str] = []
-    placed: set[str] = set()
-    for line in lines:
-        if not is_claim_line(line):
-            out.append(line)
-            continue
-        key = parse_claim(line).key
-        if key not in placed:
-            out.append(winners[key].line)
-            placed.add(key)
-    return out
 
 
 # -- the dream's entry point --------------------------------------------------------------------
