@@ -584,3 +584,38 @@ def test_a_remote_given_as_a_relative_path_is_remembered_absolute(
     assert normalise_url("remote.git") == str(tmp_path / "remote.git")
     assert normalise_url("git@github.com:acme/memory.git") == "git@github.com:acme/memory.git"
     assert normalise_url("https://example.com/m.git") == "https://example.com/m.git"
+
+
+@pytest.mark.parametrize("share_profile", ["true", "false"])
+def test_a_push_refused_because_another_machine_pushed_meanwhile_is_merged_and_retried(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, share_profile: str
+) -> None:
+    from wikimem.sync import procedure
+
+    url = bare(tmp_path)
+    a = make_home(tmp_path, "a", share_profile=share_profile)
+    write(a, OPS, note_text("Ops", OPS_BODY))
+    sync(a, remote=url)
+    b = make_home(tmp_path, "b", share_profile=share_profile)
+    sync(b, remote=url)
+    write(a, OPS, note_text("Ops", OPS_BODY.replace("make build", "make all")))
+    write(b, OPS, note_text("Ops", OPS_BODY.replace("make build", "ninja")))
+    sync(a)
+    real_push = procedure._push
+    raced = []
+
+    def push_after_someone_else(*args: object, **kwargs: object) -> bool:
+        if not raced:  # another machine gets in between our fetch and our push
+            raced.append(True)
+            write(a, "general/late.md", note_text("Late", "- late\n").replace("project", "general"))
+            sync(a)
+        return real_push(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(procedure, "_push", push_after_someone_else)
+    result = sync(b)
+    assert raced and result.remotes[0].pushed and result.conflicts == [OPS]
+    text = read(b, OPS) or ""
+    assert text.count("<<<<<<<") == 1  # merged once, not a conflict of a conflict
+    assert read(b, "general/late.md") is not None
+    sync(a)
+    assert read(a, OPS) == text and clean(a) and clean(b)

@@ -276,6 +276,8 @@ def _sync_channel(
                         say(f"merging {len(merge.changed)} changed notes")
                         outcome.received += _apply(home, git, config, head, target, own)
                         head = git.out("rev-parse", "HEAD")
+                # integrated: the base of a retry's merge, should the push be refused
+                last = record.ChannelRecord(ch.url, theirs, head)
         _reindex(home, outcome.received)
         to_push = _to_push(git, config, ch, head, theirs, last)
         if to_push is None:
