@@ -293,19 +293,18 @@ def test_an_offline_remote_is_recorded_shown_and_retried(tmp_path: Path) -> None
     assert rec.failures == 0 and not rec.last_error
 
 
-def test_an_authentication_failure_is_named(tmp_path: Path) -> None:
+def test_an_authentication_failure_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     a = make_home(tmp_path, "a")
     fake_ssh = tmp_path / "fake-ssh"
     fake_ssh.write_text(
         "#!/bin/sh\necho 'git@example.invalid: Permission denied (publickey).' >&2\nexit 255\n"
     )
     fake_ssh.chmod(0o755)
-    os.environ["GIT_SSH_COMMAND"] = str(fake_ssh)
-    try:
-        with pytest.raises(AuthFailed, match="refused our credentials"):
-            sync(a, remote="git@example.invalid:acme/memory.git")
-    finally:
-        del os.environ["GIT_SSH_COMMAND"]
+    monkeypatch.setenv("GIT_SSH_COMMAND", str(fake_ssh))
+    with pytest.raises(AuthFailed, match="refused our credentials"):
+        sync(a, remote="git@example.invalid:acme/memory.git")
 
 
 def test_unrelated_history_after_a_sync_is_refused_unless_joining(tmp_path: Path) -> None:
@@ -380,6 +379,8 @@ def test_kill_9_during_a_sync_recovers_and_loses_nothing(tmp_path: Path, point: 
 
     crashed = cli(b, "sync", env={"WIKIMEM_CRASH_AT": point})
     assert crashed.returncode == 137
+    interrupted = any("interrupted" in c.detail for c in checks(b))
+    assert interrupted == (point != "sync_after_fetch")  # doctor says so while memory/ moved
     again = cli(b, "sync", "--json")
     assert again.returncode == 0, again.stderr
     ops = read(b, OPS) or ""
@@ -619,3 +620,20 @@ def test_a_push_refused_because_another_machine_pushed_meanwhile_is_merged_and_r
     assert read(b, "general/late.md") is not None
     sync(a)
     assert read(a, OPS) == text and clean(a) and clean(b)
+
+
+def test_an_ssh_remote_works_through_the_users_ssh(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = bare(tmp_path)
+    fake_ssh = tmp_path / "fake-ssh"  # runs the remote command here, as sshd would there
+    fake_ssh.write_text('#!/bin/sh\nshift\nexec sh -c "$*"\n')
+    fake_ssh.chmod(0o755)
+    monkeypatch.setenv("GIT_SSH_COMMAND", str(fake_ssh))
+    monkeypatch.setenv("GIT_SSH_VARIANT", "simple")
+    a, b = make_home(tmp_path, "a"), make_home(tmp_path, "b")
+    write(a, OPS, note_text("Ops", OPS_BODY))
+    assert sync(a, remote=f"memory-host:{url}").remotes[0].pushed
+    sync(b, remote=f"memory-host:{url}")
+    assert read(b, OPS) == read(a, OPS)
+    assert f'remote = "memory-host:{url}"' in Path(b.config_path).read_text()
