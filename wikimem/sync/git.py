@@ -174,5 +174,5 @@ def classify(exc: GitFailed, url: str) -> SyncError:
             "credential helper with `git ls-remote <url>`"
         )
     if _UNREACHABLE.search(text):
-        return RemoteUnreachable(f"cannot reach the remote {url}: {detail}; will retry next time")
+        return RemoteUnreachable(f"cannot reach the remote {url}: {detail}")
     return SyncError(f"git {exc.args_run[0]} with {url} failed: {detail}")
