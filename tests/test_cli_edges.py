@@ -207,7 +207,7 @@ def test_nothing_before_init(isolated_home: Path) -> None:
     tree = subprocess.run(
         ["git", "-C", str(isolated_home / "memory"), "ls-files"], capture_output=True, text=True
     ).stdout.split()
-    assert tree == [".gitignore", "index.md"]  # no stray note adopted from before init
+    assert tree == [".gitattributes", ".gitignore", "index.md"]  # no stray note adopted
 
 
 def test_remember_refuses_a_text_it_would_cut(home: Path) -> None:

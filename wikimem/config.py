@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikimem.home import Home
-from wikimem.rawconfig import ConfigError, load_raw
+from wikimem.rawconfig import DEFAULTS, ConfigError, load_raw
 
 __all__ = [
     "DEFAULT_CONFIG_TEXT",
@@ -68,8 +68,12 @@ DEFAULT_CONFIG_TEXT = """\
 # author_name = "wikimem"     # every memory commit uses this identity, never your global one
 # author_email = "wikimem@localhost"
 
-[sync]
-# remote = ""
+[sync]                    # docs/sync.md
+# remote = ""             # any git URL or path; `wikimem sync --remote URL` sets it
+# auto = false            # sync before and after every dream, and after remember/forget/edit
+# share_profile = true    # false: profile/ never goes to `remote` (a team's shared remote)
+# profile_remote = ""     # with share_profile = false: a private remote for profile/ alone
+# machine = ""            # this machine's name in commits (default: its host name)
 """
 
 
@@ -134,13 +138,26 @@ class GitConfig:
 
 
 @dataclass(frozen=True)
+class SyncConfig:
+    remote: str
+    auto: bool
+    share_profile: bool
+    profile_remote: str
+    machine: str
+
+
+@dataclass(frozen=True)
 class Config:
     inject: InjectConfig
     dream: DreamConfig
     events: EventsConfig
     gate: GateConfig
     git: GitConfig
-    sync_remote: str
+    sync: SyncConfig
+
+    @property
+    def sync_remote(self) -> str:
+        return self.sync.remote
 
 
 def _commands(table: str, raw: object, default_timeout: float) -> tuple[GateCommand, ...]:
@@ -181,8 +198,19 @@ def from_raw(raw: dict[str, Any]) -> Config:
             post_write=_commands("post_write", gate["post_write"], timeout),
         ),
         git=GitConfig(**raw["git"]),
-        sync_remote=str(raw["sync"]["remote"]),
+        sync=_sync(raw["sync"]),
     )
+
+
+def _sync(raw: dict[str, Any]) -> SyncConfig:
+    # over the defaults: a config cache written by an older wikimem lacks the newer keys
+    sync = SyncConfig(**{**DEFAULTS["sync"], **raw})
+    if sync.profile_remote and sync.share_profile:
+        raise ConfigError(
+            "[sync] profile_remote needs share_profile = false (otherwise profile/ already "
+            "goes to `remote`)"
+        )
+    return sync
 
 
 def load_config(home: Home) -> Config:

@@ -347,6 +347,9 @@ def diagnose(home: Home, project_dir: str | None = None) -> list[Check]:
     if checks and checks[0].status == "fail":
         return checks + _wiring(home, project_dir)
     checks += _git_checks(home) + _index_checks(home) + _events_checks(home)
+    from wikimem.sync.health import checks as sync_checks
+
+    checks += sync_checks(home)
     return checks + _wiring(home, project_dir)
 
 

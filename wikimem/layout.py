@@ -124,9 +124,12 @@ def _init_memory(home: Home, config: object) -> list[str]:
         with open(ignore, "w", encoding="utf-8") as fh:
             fh.write(MEMORY_GITIGNORE)
     write_index(home.memory_dir)
+    from wikimem.sync.driver import install as install_merge_driver
+
+    attributes = install_merge_driver(home.memory_dir)  # a plain `git pull` merges notes too
     # Notes already in the folder (an existing vault) are adopted in the first commit.
     store.commit(
-        [".gitignore", "index.md", *existing_notes(home.memory_dir)],
+        [".gitignore", *attributes, "index.md", *existing_notes(home.memory_dir)],
         "init: wikimem memory\n\nWikimem-Source: init",
     )
     created.append(os.path.join(home.memory_dir, "index.md"))

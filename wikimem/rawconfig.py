@@ -47,7 +47,13 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout_seconds": 10,
     },
     "git": {"author_name": "wikimem", "author_email": "wikimem@localhost"},
-    "sync": {"remote": ""},
+    "sync": {
+        "remote": "",
+        "auto": False,
+        "share_profile": True,
+        "profile_remote": "",
+        "machine": "",
+    },
 }
 
 CACHE_NAME = "config.cache.json"

@@ -100,6 +100,10 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         "notes": notes,
         "index": _index_freshness(home, notes),
     }
+    from wikimem.sync.health import summary as sync_summary
+
+    if (sync_line := sync_summary(home)) is not None:
+        extra["sync"] = sync_line
     return Status(
         extra=extra,
         home=home.root,

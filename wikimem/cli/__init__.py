@@ -126,6 +126,7 @@ def print_json(data: Any) -> None:
 
 def _register() -> None:
     from wikimem.cli import demo, dream, importers, mcp, recall, setup, watch, wiki
+    from wikimem.cli import sync as sync_cli
 
     setup.register(app)
     setup.register_doctor(app)
@@ -136,6 +137,7 @@ def _register() -> None:
     mcp.register(app)
     importers.register(app)
     watch.register(app)
+    sync_cli.register(app)
 
 
 _register()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -21,6 +21,7 @@ from wikimem.cli import (
     print_json,
 )
 from wikimem.dream.runner import BACKENDS, DreamResult, run_dream
+from wikimem.home import Home
 
 
 def _show(result: DreamResult) -> None:
@@ -59,6 +60,23 @@ def _show(result: DreamResult) -> None:
         err_console.print(f"warning: {warning}", markup=False)
 
 
+def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
+    """run_dream between two automatic syncs (`[sync] auto`): pull before, push after. A sync
+    failure is recorded (status, doctor) and never fails the dream."""
+    from wikimem.sync.auto import around_dream
+
+    def sync() -> None:
+        error = None if kwargs.get("dry_run") else around_dream(the_home, background=background)
+        if error and not background:
+            err_console.print(f"sync: {error}", markup=False)
+
+    sync()
+    try:
+        return run_dream(the_home, **kwargs)
+    finally:
+        sync()
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
@@ -93,7 +111,7 @@ def register(app: typer.Typer) -> None:
             # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
             # included, goes to state/dream.log (and `wikimem status` / `doctor` show it).
             try:
-                entry = run_dream(the_home, backend_name=backend).as_dict()
+                entry = _synced(the_home, background=True, backend_name=backend).as_dict()
             except Exception as exc:
                 import traceback
 
@@ -106,7 +124,7 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(1)
             return
         if json_out or not console.is_terminal:
-            result = run_dream(the_home, backend_name=backend, dry_run=dry_run)
+            result = _synced(the_home, background=False, backend_name=backend, dry_run=dry_run)
         else:
             with Progress(
                 TextColumn("dreaming"),
@@ -118,8 +136,9 @@ def register(app: typer.Typer) -> None:
                 transient=True,
             ) as bar:
                 task = bar.add_task("dream", total=None)
-                result = run_dream(
+                result = _synced(
                     the_home,
+                    background=False,
                     backend_name=backend,
                     dry_run=dry_run,
                     progress=lambda done, total: bar.update(task, completed=done, total=total),

@@ -74,6 +74,15 @@ def result_data(result: BatchResult) -> dict[str, Any]:
     }
 
 
+def _then_sync(wiki: Wiki, result: BatchResult) -> BatchResult:
+    """`[sync] auto`: a commit is pushed by a detached sync; the person does not wait for it."""
+    if result.commit:
+        from wikimem.sync.auto import after_write
+
+        after_write(wiki.home, wiki.config)
+    return result
+
+
 def _report(result: BatchResult, json_out: bool) -> None:
     if json_out:
         print_json(result_data(result))
@@ -151,7 +160,7 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
             again = False
         if not again:
             raise fail(f"aborted; nothing committed (your text is in {tmp})")
-    result = edit_note(wiki, rel, stamp_updated(original, edited, now_utc()), base)
+    result = _then_sync(wiki, edit_note(wiki, rel, stamp_updated(original, edited, now_utc()), base))
     if result.blocked:
         err_console.print(f"your text is kept in {tmp}", markup=False)
     else:
@@ -252,7 +261,7 @@ def register(app: typer.Typer) -> None:
         if text == "-":
             text = _stdin_text()
         slug = project_option(project) or current_project()
-        _report(remember(wiki, text, path, slug), json_out)
+        _report(_then_sync(wiki, remember(wiki, text, path, slug)), json_out)
 
     @app.command("forget")
     @handle_errors
@@ -260,7 +269,8 @@ def register(app: typer.Typer) -> None:
         path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
     ) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
-        _report(forget(Wiki(initialised_home(home)), path), json_out)
+        wiki = Wiki(initialised_home(home))
+        _report(_then_sync(wiki, forget(wiki, path)), json_out)
 
     @app.command()
     @handle_errors

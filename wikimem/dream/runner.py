@@ -45,6 +45,7 @@ from wikimem.errors import WikimemError
 from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
 from wikimem.recall.index import Index, open_index
+from wikimem.sync.reconcile import reconcile_flagged
 from wikimem.wiki import notemeta
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
@@ -343,6 +344,11 @@ def _run_locked(
             if index
             else catalog_of(home.memory_dir)
         )
+    # Notes a sync left flagged `conflict: true` are settled first, in this dream's one commit.
+    settled = reconcile_flagged(home.memory_dir, overlay.read, backend, today, stamp)
+    overlay.changed.update((note.path, note) for note in settled.notes)
+    result.notes += [f"reconciled {n.path}" for n in settled.notes]
+    result.notes += [f"conflict left in {path}: {why}" for path, why in settled.unsettled]
     offsets = dict(mark.offsets)
     sessions: dict[str, None] = {}
     projects: dict[str, None] = {}

@@ -82,6 +82,12 @@ class Wiki:
         self._store: Store | None = None
 
     @property
+    def machine(self) -> str:
+        from wikimem.sync.identity import machine_name
+
+        return machine_name(self.config)
+
+    @property
     def store(self) -> Store:
         if self._store is None:
             self._store = Store(self.memory_dir, self.config.git)
@@ -151,7 +157,7 @@ class Wiki:
         written = [r for r in results if r.ok]
         crash("after_write")
         commit = None
-        message = self._message(subject, body, results, trailers)
+        message = self._message(subject, body, results, trailers, self.machine)
         if written:
             write_index(self.memory_dir)
             paths = [r.write.path for r in written] + ["index.md"]
@@ -183,7 +189,11 @@ class Wiki:
 
     @staticmethod
     def _message(
-        subject: str, body: str, results: Sequence[GateResult], trailers: Sequence[tuple[str, str]]
+        subject: str,
+        body: str,
+        results: Sequence[GateResult],
+        trailers: Sequence[tuple[str, str]],
+        machine: str = "",
     ) -> str:
         lines = [subject, ""]
         if body:
@@ -200,12 +210,43 @@ class Wiki:
         sources = sorted({r.write.source for r in results})
         lines.append("")
         lines.append(f"Wikimem-Source: {', '.join(sources) or 'unknown'}")
+        if machine:
+            lines.append(f"Wikimem-Machine: {machine}")  # who wrote it, for a shared remote
         if sessions:
             lines.append(f"Wikimem-Sessions: {', '.join(sessions)}")
         if redacted:
             lines.append(f"Wikimem-Redacted: {', '.join(redacted)}")
         lines += [f"{k}: {v}" for k, v in trailers]
         return "\n".join(lines).strip() + "\n"
+
+    def commit_hand_edits(self, paths: Sequence[str], subject: str, source: str) -> BatchResult:
+        """Commit changes a person already made on disk (an editor, Obsidian), each judged by
+        the gate as it stands: a secret is redacted (or the change refused), a pre_write
+        command may block or rewrite it, an invalid note is refused. Refused changes stay on
+        disk, uncommitted, and are reported."""
+        with file_lock(self.home.state("memory.lock")):
+            self.recover()  # a dream's half-written files are rolled back, never committed
+            tracked = set(self.store.repo.git.ls_files("-z").split("\0"))
+            results = []
+            for rel in paths:
+                text = read_current(self.memory_dir, rel)
+                operation = "delete" if text is None else ("update" if rel in tracked else "create")
+                write = MemoryWrite(rel, operation, text, source, (), content_hash(text))
+                result = self.gate.check(write, applied=True)
+                if result.ok and text is not None and result.content != text:
+                    result = self.gate.write(result)  # redacted, or rewritten by pre_write
+                results.append(result)
+            written = [r for r in results if r.ok]
+            message = self._message(subject, "", results, (), self.machine)
+            commit = None
+            if written:
+                write_index(self.memory_dir)
+                commit = self.store.commit([r.write.path for r in written] + ["index.md"], message)
+            warnings = [w for r in results for w in r.warnings]
+            for r in written:
+                warnings += self.gate.run_post(r, commit)
+            self._after_commit([r.write.path for r in written])
+            return BatchResult(tuple(results), commit, message, tuple(warnings))
 
     # -- crash recovery ------------------------------------------------------------------------
 

@@ -150,8 +150,11 @@ class Gate:
             fnmatch.fnmatchcase(write.path, pattern) for pattern in self.config.gate.protected
         )
 
-    def check(self, write: MemoryWrite) -> GateResult:
-        """Steps 1 and 2: whether the write may happen, and with which content."""
+    def check(self, write: MemoryWrite, *, applied: bool = False) -> GateResult:
+        """Steps 1 and 2: whether the write may happen, and with which content.
+
+        `applied`: the change is already on disk (a person's hand edit, about to be committed),
+        so it is judged as it stands rather than against what is on disk."""
         if write.operation not in OPERATIONS:
             return GateResult(write, "blocked", f"unknown operation {write.operation!r}")
         problem = self._path_problem(write.path, hand_names_allowed(write))
@@ -159,9 +162,10 @@ class Gate:
             return GateResult(write, "blocked", problem)
         current = read_current(self.memory_dir, write.path)
         exists = current is not None or os.path.lexists(os.path.join(self.memory_dir, write.path))
-        if write.operation == "create" and exists and not write.on_disk:
+        on_disk = applied or write.on_disk  # a hand edit: judged as it stands on disk
+        if write.operation == "create" and exists and not on_disk:
             return GateResult(write, "blocked", f"{write.path} already exists (create)")
-        if write.operation in ("update", "delete") and not exists and not write.on_disk:
+        if write.operation in ("update", "delete") and not exists and not on_disk:
             return GateResult(write, "blocked", f"{write.path} does not exist ({write.operation})")
         if self._protected(write):
             return GateResult(
@@ -179,7 +183,7 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
-            if content == current and not write.on_disk:
+            if content == current and not on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
         warnings: list[str] = []
         for command in self.config.gate.pre_write:

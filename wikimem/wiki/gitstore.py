@@ -10,6 +10,7 @@ also commits to.
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -65,6 +66,32 @@ def _env(identity: GitConfig) -> dict[str, str]:
     }
 
 
+MAX_PATH_ARGS = 200
+
+
+@contextmanager
+def _pathspec_file() -> Iterator[str]:
+    fd, path = tempfile.mkstemp(prefix="wikimem-paths-")
+    os.close(fd)
+    try:
+        yield path
+    finally:
+        for leftover in (path, path + ".msg"):
+            try:
+                os.unlink(leftover)
+            except FileNotFoundError:
+                pass
+
+
+def _pathspec(rels: Sequence[str], spec_file: str) -> list[str]:
+    """`-- path…`, or the paths through a file when there are too many for one command line."""
+    if len(rels) <= MAX_PATH_ARGS:
+        return ["--", *rels]
+    with open(spec_file, "w", encoding="utf-8") as fh:
+        fh.write("\0".join(rels))
+    return [f"--pathspec-from-file={spec_file}", "--pathspec-file-nul"]
+
+
 class Store:
     """The memory repository at `path` (memory/)."""
 
@@ -108,32 +135,39 @@ class Store:
         Returns the new commit's sha, or None when none of the paths changed."""
         rels = sorted(set(paths))
         try:
-            with self._git_env():
+            with self._git_env(), _pathspec_file() as spec_file:
                 if rels:
                     # A path neither on disk nor known to git (a note created by hand and
                     # deleted before any commit) is no change to git, and naming it would fail.
-                    tracked = set(self.repo.git.ls_files("--", *rels).splitlines())
+                    tracked = set(self.repo.git.ls_files("-z").split("\0"))
                     rels = [
                         r
                         for r in rels
                         if r in tracked or os.path.lexists(os.path.join(self.path, r))
                     ]
+                # Thousands of paths (a first sync of a large vault) exceed the argument list.
+                spec = _pathspec(rels, spec_file)
                 if rels:
-                    self.repo.git.add("-A", "--", *rels)
+                    self.repo.git.add("-A", *spec)
+                    wanted = set(rels)
                     staged = (
-                        self.repo.git.diff("--cached", "--name-only", "--", *rels)
+                        self.repo.git.diff("--cached", "--name-only", "-z")
                         if self.has_commits()
                         else "x"
                     )
+                    if staged != "x":
+                        staged = "\0".join(p for p in staged.split("\0") if p in wanted)
                 else:
                     staged = ""
                 if not staged.strip() and not allow_empty:
                     return None
-                args = ["--no-verify", "-q", "-m", message]
+                with open(spec_file + ".msg", "w", encoding="utf-8") as fh:
+                    fh.write(message)  # a batch of thousands of notes has a long message
+                args = ["--no-verify", "-q", "-F", spec_file + ".msg"]
                 if allow_empty:
                     args.append("--allow-empty")
                 if rels:
-                    args += ["--only", "--", *rels]
+                    args += ["--only", *spec]
                 self.repo.git.commit(*args)
         except git.GitCommandError as exc:
             raise GitError(f"git commit failed: {(exc.stderr or str(exc)).strip()}") from exc

@@ -8,6 +8,7 @@ hand, never merged (a sync conflict on it is resolved by regenerating it).
 
 from __future__ import annotations
 
+import json
 import os
 
 from wikimem.fsutil import atomic_write
@@ -30,15 +31,25 @@ SECTION_TITLES = {
 
 def note_paths(memory_dir: str) -> list[str]:
     """Every note under the top folders, as sorted relative paths."""
-    found = []
+    found: list[str] = []
     for top in TOP_FOLDERS:
-        base = os.path.join(memory_dir, top)
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in filenames:
-                if name.endswith(".md") and not name.startswith("."):
-                    found.append(os.path.relpath(os.path.join(dirpath, name), memory_dir))
-    return sorted(p.replace(os.sep, "/") for p in found)
+        _walk(os.path.join(memory_dir, top), top, found)
+    return sorted(found)
+
+
+def _walk(directory: str, rel: str, found: list[str]) -> None:
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir():
+            if not entry.is_symlink():  # as os.walk: a linked folder is not descended into
+                _walk(entry.path, f"{rel}/{entry.name}", found)
+        elif entry.name.endswith(".md"):
+            found.append(f"{rel}/{entry.name}")
 
 
 def _entry(memory_dir: str, rel: str) -> str:
@@ -53,8 +64,46 @@ def _entry(memory_dir: str, rel: str) -> str:
     return f"{line} — {summary}" if summary else line
 
 
+# Each note's line, by (mtime, size): the page is rebuilt on every commit, and reading every
+# note of a 10,000-note wiki each time would cost seconds. Machine-local, derived, in .git/.
+ENTRY_CACHE = os.path.join(".git", "wikimem-index-entries.json")
+
+
+def _cached_entries(memory_dir: str, paths: list[str]) -> dict[str, str]:
+    cache_path = os.path.join(memory_dir, ENTRY_CACHE)
+    try:
+        with open(cache_path, encoding="utf-8") as fh:
+            cached = json.load(fh)
+        if not isinstance(cached, dict):
+            cached = {}
+    except (OSError, ValueError):
+        cached = {}
+    fresh: dict[str, list[object]] = {}
+    entries: dict[str, str] = {}
+    for rel in paths:
+        try:
+            st = os.stat(os.path.join(memory_dir, rel))
+            stamp: list[object] = [st.st_mtime_ns, st.st_size]
+        except OSError:
+            stamp = [0, -1]
+        hit = cached.get(rel)
+        if isinstance(hit, list) and len(hit) == 3 and hit[:2] == stamp and stamp[1] != -1:
+            entry = str(hit[2])
+        else:
+            entry = _entry(memory_dir, rel)
+        entries[rel] = entry
+        fresh[rel] = [*stamp, entry]
+    if fresh != cached and os.path.isdir(os.path.dirname(cache_path)):
+        try:
+            atomic_write(cache_path, json.dumps(fresh, separators=(",", ":")))
+        except OSError:
+            pass  # only a cache
+    return entries
+
+
 def render_index(memory_dir: str) -> str:
     paths = note_paths(memory_dir)
+    entries = _cached_entries(memory_dir, paths)
     out = [HEADER]
     if not paths:
         out.append(
@@ -73,10 +122,10 @@ def render_index(memory_dir: str) -> str:
                 if project != current:
                     out.append(f"\n### {project}\n\n")
                     current = project
-                out.append(_entry(memory_dir, rel) + "\n")
+                out.append(entries[rel] + "\n")
         else:
             out.append("\n")
-            out.extend(_entry(memory_dir, rel) + "\n" for rel in group)
+            out.extend(entries[rel] + "\n" for rel in group)
     return "".join(out)
 
 

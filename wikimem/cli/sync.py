@@ -1,0 +1,116 @@
+"""`wikimem sync`: share memory/ through a git remote (docs/sync.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from wikimem.cli import (
+    HomeOption,
+    JsonOption,
+    console,
+    err_console,
+    handle_errors,
+    home_of,
+    print_json,
+)
+from wikimem.sync.locking import SyncBusy
+from wikimem.sync.procedure import SyncResult, sync
+
+BUSY_WAIT = 120.0  # seconds a `wikimem sync` waits for another sync before giving up
+
+
+def _show(result: SyncResult) -> None:
+    if result.recovered:
+        console.print("finished a sync that was interrupted", markup=False)
+    if result.remembered:
+        console.print(f"remote remembered in config.toml: {result.remembered}", markup=False)
+    if result.committed:
+        console.print(
+            f"committed {len(result.committed)} hand edit(s): {', '.join(result.committed)}",
+            markup=False,
+        )
+    for path, reason in result.blocked:
+        err_console.print(f"not committed, not pushed: {path}: {reason}", markup=False)
+    if result.not_notes:
+        shown = ", ".join(result.not_notes[:5]) + (" …" if len(result.not_notes) > 5 else "")
+        console.print(
+            f"left uncommitted ({len(result.not_notes)} file(s) that are not notes): {shown}",
+            markup=False,
+        )
+    for r in result.remotes:
+        what = []
+        if r.joined:
+            what.append("joined")
+        if r.received:
+            what.append(f"{len(r.received)} file(s) changed by the merge")
+        if r.pushed:
+            what.append(f"pushed {r.pushed[:10]}")
+        console.print(f"{r.name} ({r.url}): {', '.join(what) or 'up to date'}", markup=False)
+        for path in r.kept_edits:
+            console.print(f"  kept {path}: edited on one side, deleted on the other", markup=False)
+    for path in result.conflicts:
+        console.print(
+            f"conflict: {path} holds both versions (flagged `conflict: true`); "
+            "the next `wikimem dream` reconciles it",
+            markup=False,
+        )
+    for warning in result.warnings:
+        err_console.print(f"warning: {warning}", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sync")
+    @handle_errors
+    def sync_cmd(
+        remote: Annotated[
+            str | None,
+            typer.Option(
+                "--remote",
+                help="Git URL or path of the remote; remembered in config.toml ([sync] remote).",
+            ),
+        ] = None,
+        join: Annotated[
+            bool,
+            typer.Option(
+                "--join",
+                help="Merge with a remote whose history is unrelated or was rewritten.",
+            ),
+        ] = False,
+        auto: Annotated[
+            bool,
+            typer.Option("--auto", hidden=True, help="Started in the background: no prompts."),
+        ] = False,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Commit hand edits, pull and merge notes from the remote, push (docs/sync.md)."""
+        the_home = home_of(home)
+        if auto:
+            from wikimem.sync.auto import run_in_background
+
+            raise typer.Exit(run_in_background(the_home))
+        interactive = console.is_terminal and not json_out
+        progress = (
+            (lambda msg: err_console.print(f"{msg} …", markup=False)) if interactive else None
+        )
+        try:
+            result = sync(
+                the_home, remote=remote, join=join, interactive=interactive, progress=progress
+            )
+        except SyncBusy:
+            # Most often the sync a `remember` started in the background: wait for it.
+            err_console.print("waiting for the sync already running …", markup=False)
+            result = sync(
+                the_home,
+                remote=remote,
+                join=join,
+                interactive=interactive,
+                wait=BUSY_WAIT,
+                progress=progress,
+            )
+        if json_out:
+            print_json(result.as_dict())
+        else:
+            _show(result)

@@ -1,0 +1,146 @@
+"""The git merge driver that makes a plain `git pull` in memory/ merge notes as `wikimem sync`.
+
+Contract: `install(memory_dir)` (run by `wikimem init` and every sync; idempotent) registers
+  - `*.md merge=wikimem` in memory/.gitattributes (committed, so every clone has it; a clone
+    without the driver configured falls back to git's own merge),
+  - `merge.wikimem.driver` in memory/.git/config: this interpreter running this module with
+    `%O %A %B %P` (base, ours, theirs, path),
+  - `pull.rebase = false` (unless the user chose otherwise), so a pull merges,
+  - a `post-merge` hook that regenerates index.md (only if no post-merge hook of the user's is
+    there),
+and returns the paths it changed that must be committed (`.gitattributes`).
+Run as `python -m wikimem.sync.driver BASE OURS THEIRS PATH`, it merges with
+`wikimem.sync.merge.merge_note` into OURS and exits 0: a note that cannot be merged keeps both
+versions, flagged `conflict: true`, rather than stopping the pull; `index.md` keeps ours (the
+post-merge hook regenerates it). `python -m wikimem.sync.driver post-merge` is that hook.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+
+ATTRIBUTES = ".gitattributes"
+ATTRIBUTE_LINE = "*.md merge=wikimem"
+ATTRIBUTES_TEXT = f"""\
+# wikimem merges notes field by field and claim by claim, never leaving raw conflict
+# markers without a `conflict: true` flag; index.md is regenerated (docs/sync.md).
+{ATTRIBUTE_LINE}
+"""
+HOOK_MARK = "# wikimem post-merge hook"
+
+
+def driver_command() -> str:
+    return f"{shlex.quote(sys.executable)} -m wikimem.sync.driver %O %A %B %P"
+
+
+def _git_config(memory_dir: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "-C", memory_dir, "config", *args], capture_output=True, text=True, check=False
+    )
+
+
+def install(memory_dir: str) -> list[str]:
+    """Register the driver; the tracked files it changed (to commit)."""
+    changed = []
+    path = os.path.join(memory_dir, ATTRIBUTES)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        text = ""
+    if ATTRIBUTE_LINE not in text.splitlines():
+        new = ATTRIBUTES_TEXT if not text else text.rstrip("\n") + "\n" + ATTRIBUTES_TEXT
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(new)
+        changed.append(ATTRIBUTES)
+    if _git_config(memory_dir, "--get", "merge.wikimem.driver").stdout.strip() != driver_command():
+        _git_config(memory_dir, "merge.wikimem.name", "wikimem: merge notes by field and claim")
+        _git_config(memory_dir, "merge.wikimem.driver", driver_command())
+    if _git_config(memory_dir, "--get", "pull.rebase").returncode != 0:
+        _git_config(memory_dir, "pull.rebase", "false")
+    _install_hook(memory_dir)
+    return changed
+
+
+def _install_hook(memory_dir: str) -> None:
+    proc = subprocess.run(
+        ["git", "-C", memory_dir, "rev-parse", "--git-path", "hooks/post-merge"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        return
+    hook = os.path.join(memory_dir, proc.stdout.strip())
+    script = (
+        f"#!/bin/sh\n{HOOK_MARK}: regenerate index.md after a pull (docs/sync.md)\n"
+        f"exec {shlex.quote(sys.executable)} -m wikimem.sync.driver post-merge\n"
+    )
+    try:
+        with open(hook, encoding="utf-8") as fh:
+            current = fh.read()
+        if HOOK_MARK not in current or current == script:
+            return  # the user's own hook, or ours already
+    except FileNotFoundError:
+        pass
+    os.makedirs(os.path.dirname(hook), exist_ok=True)
+    with open(hook, "w", encoding="utf-8") as fh:
+        fh.write(script)
+    os.chmod(hook, 0o755)
+
+
+def merge_files(base: str, ours: str, theirs: str, path: str) -> int:
+    """The driver: merge into `ours`; 0 when done (a conflict is kept in the note, flagged)."""
+    from wikimem.sync.merge import merge_note
+
+    def read(p: str) -> str | None:
+        try:
+            with open(p, encoding="utf-8", errors="surrogateescape", newline="") as fh:
+                return fh.read()
+        except FileNotFoundError:
+            return None
+
+    if path == "index.md":
+        return 0  # ours stays; the post-merge hook regenerates it
+    merged = merge_note(path, read(base), read(ours), read(theirs), ("ours", "theirs"))
+    if merged.text is None:
+        return 1  # deleted on both sides is git's to settle, not a driver's
+    with open(ours, "w", encoding="utf-8", errors="surrogateescape", newline="") as fh:
+        fh.write(merged.text)
+    return 0
+
+
+def post_merge() -> int:
+    """Regenerate index.md after a pull: folded into the merge commit the pull just made, or
+    committed on top of a fast-forward (wikimem's identity, like every commit)."""
+    from wikimem.config import load_config
+    from wikimem.home import Home
+    from wikimem.sync.git import Git
+    from wikimem.sync.procedure import regenerate_index
+
+    memory_dir = os.getcwd()
+    try:
+        config = load_config(Home(os.path.dirname(memory_dir)))
+        git = Git(memory_dir, config.git, interactive=False)
+        head = git.out("rev-parse", "HEAD")
+        merge = len(git.out("rev-list", "--parents", "-n", "1", head).split()) > 2
+        regenerate_index(git, config, head, own=merge)
+    except Exception as exc:  # a hook must never fail the pull that ran it
+        print(f"wikimem: could not regenerate index.md: {exc}", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["post-merge"]:
+        return post_merge()
+    if len(argv) != 4:
+        print("usage: python -m wikimem.sync.driver BASE OURS THEIRS PATH", file=sys.stderr)
+        return 2
+    return merge_files(*argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,144 @@
+"""What `status` and `doctor` say about sync: the remote, the last outcome, notes in conflict.
+
+Contract: `summary(home)` is one line for `wikimem status` (or None when sync was never set up);
+`checks(home)` are doctor's checks with a fix for each problem: the last sync failed (and
+since when), a sync was interrupted, notes hold a conflict the next dream will reconcile, the
+merge driver points at an interpreter that is gone. Both read only; neither touches the network.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from typing import TYPE_CHECKING
+
+from wikimem.home import Home
+from wikimem.sync import record
+
+if TYPE_CHECKING:
+    from wikimem.doctor import Check
+
+JOURNAL = "sync-journal.json"
+
+
+def _configured_remote(home: Home) -> str:
+    from wikimem.config import load_config
+
+    try:
+        url = load_config(home).sync.remote
+    except Exception:  # a broken config is doctor's config check's to report
+        url = ""
+    if url:
+        return url
+    proc = subprocess.run(
+        ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return proc.stdout.strip()
+
+
+def conflicts(home: Home) -> list[str]:
+    from wikimem.sync.reconcile import flagged_paths
+
+    if not os.path.isdir(os.path.join(home.memory_dir, ".git")):
+        return []
+    return flagged_paths(home.memory_dir)
+
+
+def summary(home: Home) -> str | None:
+    rec = record.load(home)
+    url = _configured_remote(home)
+    flagged = conflicts(home)
+    if not url and not rec.last_attempt and not flagged:
+        return None
+    parts = [url or "no remote configured"]
+    if rec.last_error:
+        parts.append(
+            f"FAILING since {rec.failing_since} ({rec.failures} attempt(s)): {rec.last_error}"
+        )
+    parts.append(f"last synced {rec.last_success}" if rec.last_success else "never synced")
+    if rec.deferred:
+        parts.append(f"deferred {rec.deferred}")
+    if flagged:
+        parts.append(f"{len(flagged)} note(s) in conflict: {', '.join(flagged[:3])}")
+    return "; ".join(parts)
+
+
+def checks(home: Home) -> list[Check]:
+    from wikimem.doctor import Check
+
+    rec = record.load(home)
+    url = _configured_remote(home)
+    out: list[Check] = []
+    if not url:
+        out.append(Check("sync", "info", "not set up (optional): `wikimem sync --remote URL`"))
+    elif rec.last_error:
+        out.append(
+            Check(
+                "sync",
+                "fail",
+                f"the last sync failed ({rec.failures} attempt(s) since {rec.failing_since}): "
+                f"{rec.last_error}",
+                "run `wikimem sync` to see it now; automatic syncs retry at the next dream or "
+                "remember",
+            )
+        )
+    else:
+        when = rec.last_success or "never"
+        out.append(Check("sync", "ok", f"{url}; last synced {when}"))
+    if os.path.exists(home.state(JOURNAL)):
+        out.append(
+            Check(
+                "sync",
+                "warn",
+                "a sync was interrupted while it updated memory/",
+                "run `wikimem sync`: it finishes the interrupted one first",
+            )
+        )
+    flagged = conflicts(home)
+    if flagged:
+        shown = ", ".join(flagged[:5]) + (" …" if len(flagged) > 5 else "")
+        out.append(
+            Check(
+                "sync",
+                "warn",
+                f"{len(flagged)} note(s) were edited on two machines and hold both versions "
+                f"between conflict markers, flagged `conflict: true`: {shown}",
+                "run `wikimem dream` to reconcile them (newer claims win), or edit them by hand "
+                "and remove the markers and `conflict: true`",
+            )
+        )
+    out += _driver_checks(home)
+    return out
+
+
+def _driver_checks(home: Home) -> list[Check]:
+    from wikimem.doctor import Check
+
+    proc = subprocess.run(
+        ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    command = proc.stdout.strip()
+    if not command:
+        return []
+    try:
+        interpreter = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        interpreter = ""
+    if interpreter and os.path.isabs(interpreter) and not os.path.exists(interpreter):
+        return [
+            Check(
+                "sync",
+                "warn",
+                f"the merge driver a plain `git pull` in memory/ uses points at {interpreter}, "
+                "which no longer exists",
+                "run `wikimem sync` from the wikimem you use now: it registers the driver again",
+            )
+        ]
+    return []

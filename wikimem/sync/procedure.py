@@ -1,0 +1,638 @@
+"""`wikimem sync`: commit hand edits, fetch, merge note by note, re-index, push (DESIGN §10).
+
+Contract, in order, one sync at a time (`wikimem.sync.locking`):
+  1. A sync a crash interrupted is finished first (its journal names the commit it was moving
+     memory/ to; files a person had not committed are restored from it).
+  2. Pending hand edits of notes are committed through the write gate; a refused one is
+     reported and stays uncommitted (never pushed). Files that are not notes are left alone.
+  3. For each remote (`wikimem.sync.remote`): fetch; merge what came with what is here
+     (`wikimem.sync.treemerge`, computed off to the side), then move memory/ to the merged
+     commit in one step under the wiki's locks, journaled, and regenerate `index.md` into it;
+     refresh the search index; push (retrying when someone pushed meanwhile).
+A remote with no history in common with this memory is joined deliberately only when this
+machine has never synced with it (or with `join=True`); a remote that no longer contains what
+this machine last synced with was rewritten, and is left alone unless `join=True`. Every
+failure is one line (`SyncError`), recorded in state/sync.json for `status` and `doctor`, and
+leaves memory/ as it was or as merged, never in between.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from wikimem.capture.events import utc_timestamp
+from wikimem.config import Config, load_config
+from wikimem.errors import WikimemError
+from wikimem.fsutil import atomic_write
+from wikimem.home import Home
+from wikimem.sync import record
+from wikimem.sync.driver import install as install_driver
+from wikimem.sync.git import Git, GitFailed, Identity, SyncError, classify
+from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
+from wikimem.sync.identity import machine_name, person
+from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
+from wikimem.sync.merge import is_note_path
+from wikimem.sync.remote import Channel, channels, configure, remember_remote
+from wikimem.sync.treemerge import TreeMerge, empty_tree, filter_tree, merge_trees, tree_of
+from wikimem.wiki.batch import Wiki
+from wikimem.wiki.gitstore import GitError
+from wikimem.wiki.indexmd import write_index
+
+JOURNAL = "sync-journal.json"
+PUSH_ATTEMPTS = 3
+STALE_LOCK_SECONDS = 60.0
+Progress = Callable[[str], None]
+
+
+class RemoteRewritten(SyncError):
+    """The remote no longer contains what this machine synced last (a force-push)."""
+
+
+class UnrelatedHistories(SyncError):
+    """The remote's history has nothing in common with this memory's."""
+
+
+class DirtyConflict(SyncError):
+    """An uncommitted change the gate refused is in the way of what the remote changed."""
+
+
+def _crash(point: str) -> None:
+    """Fault injection for tests (`WIKIMEM_CRASH_AT=<point>` dies there like kill -9)."""
+    if os.environ.get("WIKIMEM_CRASH_AT") == point:
+        os._exit(137)
+
+
+@dataclass
+class RemoteOutcome:
+    name: str
+    url: str
+    received: list[str] = field(default_factory=list)  # paths the merge changed here
+    conflicts: list[str] = field(default_factory=list)
+    kept_edits: list[str] = field(default_factory=list)
+    joined: bool = False
+    pushed: str = ""  # the commit pushed, if any
+    remote_head: str = ""
+
+
+@dataclass
+class SyncResult:
+    committed: list[str] = field(default_factory=list)
+    blocked: list[tuple[str, str]] = field(default_factory=list)
+    not_notes: list[str] = field(default_factory=list)
+    remotes: list[RemoteOutcome] = field(default_factory=list)
+    recovered: bool = False
+    remembered: str = ""  # the remote URL written to config.toml by this sync
+    head: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def conflicts(self) -> list[str]:
+        return sorted({p for r in self.remotes for p in r.conflicts})
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["conflicts"] = self.conflicts
+        return data
+
+
+def sync(
+    home: Home,
+    *,
+    remote: str | None = None,
+    join: bool = False,
+    interactive: bool = False,
+    wait: float = 0.0,
+    wait_for_dream: float = 120.0,
+    progress: Progress | None = None,
+) -> SyncResult:
+    """Sync memory/ with its remote(s); raises `SyncError` (recorded) when it cannot."""
+    config = load_config(home)
+    say = progress or (lambda _msg: None)
+    when = utc_timestamp()
+    try:
+        with one_sync(home, wait):
+            rec = record.load(home)
+            try:
+                result = _sync_locked(
+                    home, config, rec, remote, join, interactive, wait_for_dream, say
+                )
+            except WikimemError as exc:
+                rec.failed(when, str(exc))
+                record.save(home, rec)
+                raise
+            rec.succeeded(when)
+            record.save(home, rec)
+            return result
+    except SyncBusy as exc:
+        if not interactive:
+            rec = record.load(home)
+            rec.deferred = f"{when}: {exc}"
+            record.save(home, rec)
+        raise
+
+
+def _sync_locked(
+    home: Home,
+    config: Config,
+    rec: record.SyncRecord,
+    remote: str | None,
+    join: bool,
+    interactive: bool,
+    wait_for_dream: float,
+    say: Progress,
+) -> SyncResult:
+    wiki = Wiki(home, config)
+    try:
+        store = wiki.store
+    except GitError as exc:
+        raise SyncError(str(exc)) from None
+    if not store.has_commits():
+        raise SyncError("memory/ has no commits yet; run `wikimem init` first")
+    git = Git(
+        home.memory_dir,
+        config.git,
+        Identity(*person(home.memory_dir, config)),
+        interactive=interactive,
+    )
+    branch = _branch(git)
+    _not_mid_operation(git)
+    chans = channels(config, git, remote)
+    result = SyncResult()
+    if remote and remember_remote(home, chans[0].url):
+        result.remembered = chans[0].url
+    _clear_stale_locks(home.memory_dir, STALE_LOCK_SECONDS)
+    with changing_memory(home, wait_for_dream):
+        result.recovered = recover(home, git, config)
+        changed_setup = install_driver(home.memory_dir)
+        if changed_setup:
+            store.commit(
+                changed_setup, _message("sync: merge notes with wikimem's merge driver", [], config)
+            )
+    _commit_hand_edits(wiki, result)
+    for ch in chans:
+        configure(git, ch)
+        result.remotes.append(
+            _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say)
+        )
+        record.save(home, rec)
+    result.head = git.out("rev-parse", "HEAD")
+    return result
+
+
+def _branch(git: Git) -> str:
+    proc = git.run("symbolic-ref", "--short", "-q", "HEAD", check=False)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise SyncError(
+            "memory/ is not on a branch (detached HEAD); `git -C memory switch main` first"
+        )
+    return proc.stdout.strip()
+
+
+def _not_mid_operation(git: Git) -> None:
+    """A merge, rebase or cherry-pick a person left half done in memory/ is theirs to finish."""
+    gitdir = git.out("rev-parse", "--absolute-git-dir")
+    for name, what in (
+        ("MERGE_HEAD", "a git merge"),
+        ("rebase-merge", "a git rebase"),
+        ("rebase-apply", "a git rebase"),
+        ("CHERRY_PICK_HEAD", "a git cherry-pick"),
+    ):
+        if os.path.exists(os.path.join(gitdir, name)):
+            raise SyncError(
+                f"memory/ is in the middle of {what}; finish it or abort it "
+                f"(`git -C {git.repo} status` says how), then sync again"
+            )
+
+
+def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
+    dirty = [p for p in wiki.store.dirty_paths() if p != "index.md"]
+    notes = [
+        p for p in dirty if p.endswith(".md") and not any(s.startswith(".") for s in p.split("/"))
+    ]
+    result.not_notes = sorted(set(dirty) - set(notes))
+    if not notes:
+        return
+    batch = wiki.commit_hand_edits(notes, "sync: commit hand edits", "sync")
+    result.committed = [r.write.path for r in batch.written]
+    result.blocked = [(r.write.path, r.reason) for r in batch.blocked]
+    result.warnings.extend(batch.warnings)
+
+
+# -- one remote ---------------------------------------------------------------------------------
+
+
+def _fetch(git: Git, ch: Channel, branch: str) -> str | None:
+    try:
+        git.run(
+            "fetch",
+            "--prune",
+            "--no-tags",
+            "--no-write-fetch-head",
+            ch.url,
+            f"+refs/heads/*:refs/remotes/{ch.name}/*",
+            network=True,
+        )
+    except GitFailed as exc:
+        raise classify(exc, ch.url) from None
+    return git.rev(f"refs/remotes/{ch.name}/{branch}")
+
+
+def _sync_channel(
+    home: Home,
+    git: Git,
+    config: Config,
+    ch: Channel,
+    branch: str,
+    rec: record.SyncRecord,
+    join: bool,
+    wait_for_dream: float,
+    say: Progress,
+) -> RemoteOutcome:
+    outcome = RemoteOutcome(ch.name, ch.url)
+    last = rec.channel(ch.name, ch.url)
+    for attempt in range(PUSH_ATTEMPTS):
+        say(f"fetching {ch.url}")
+        theirs = _fetch(git, ch, branch)
+        _crash("sync_after_fetch")
+        outcome.remote_head = theirs or ""
+        with changing_memory(home, wait_for_dream):
+            head = git.out("rev-parse", "HEAD")
+            if theirs is not None:
+                _check_history(git, ch, head, theirs, last, join)
+                plan = _plan(git, config, ch, head, theirs, last, join)
+                if plan is not None:
+                    target, merge, own = plan
+                    outcome.joined = outcome.joined or merge.joined
+                    outcome.conflicts = sorted(set(outcome.conflicts) | set(merge.conflicts))
+                    outcome.kept_edits = sorted(set(outcome.kept_edits) | set(merge.kept_edits))
+                    if target != head:
+                        say(f"merging {len(merge.changed)} changed notes")
+                        outcome.received += _apply(home, git, config, head, target, own)
+                        head = git.out("rev-parse", "HEAD")
+                # integrated: the base of a retry's merge, should the push be refused
+                last = record.ChannelRecord(ch.url, theirs, head)
+        _reindex(home, outcome.received)
+        to_push = _to_push(git, config, ch, head, theirs, last)
+        if to_push is None:
+            break
+        say(f"pushing to {ch.url}")
+        if _push(git, ch, branch, to_push):
+            outcome.pushed = to_push
+            theirs = to_push
+            break
+        if attempt == PUSH_ATTEMPTS - 1:
+            raise SyncError(
+                f"the remote {ch.url} kept changing while we pushed; run `wikimem sync` again"
+            )
+    rec.channels[ch.name] = record.ChannelRecord(ch.url, theirs or "", git.out("rev-parse", "HEAD"))
+    last_remote = rec.channels[ch.name].last_remote
+    if last_remote:
+        git.run("update-ref", f"refs/remotes/{ch.name}/{branch}", last_remote)
+    return outcome
+
+
+def _ancestor(git: Git, older: str, newer: str) -> bool | None:
+    """Whether `older` is in `newer`'s history; None when `older` is not even known here."""
+    code = git.run("merge-base", "--is-ancestor", older, newer, check=False).returncode
+    return {0: True, 1: False}.get(code)
+
+
+def _check_history(
+    git: Git, ch: Channel, head: str, theirs: str, last: record.ChannelRecord | None, join: bool
+) -> None:
+    if join or last is None or not last.last_remote or last.last_remote == theirs:
+        return
+    if _ancestor(git, last.last_remote, theirs) is False:
+        raise RemoteRewritten(
+            f"the remote {ch.url} was rewritten (force-pushed): it no longer holds "
+            f"{last.last_remote[:10]}, which this machine synced last; nothing was changed. "
+            "`wikimem sync --join` merges this machine's memory into it anyway"
+        )
+
+
+@dataclass
+class _Merge:
+    changed: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    kept_edits: list[str] = field(default_factory=list)
+    joined: bool = False
+
+
+def _plan(
+    git: Git,
+    config: Config,
+    ch: Channel,
+    head: str,
+    theirs: str,
+    last: record.ChannelRecord | None,
+    join: bool,
+) -> tuple[str, _Merge, bool] | None:
+    """(commit memory/ moves to, what the merge did, whether that commit is ours to amend),
+    or None when the remote brings nothing new."""
+    info = _Merge()
+    if not ch.filtered:
+        if _ancestor(git, theirs, head):
+            return None
+        if _ancestor(git, head, theirs):
+            info.changed = _diff_names(git, head, theirs)
+            return theirs, info, False  # a fast-forward
+        base_out = git.run("merge-base", head, theirs, check=False).stdout.strip()
+        if not base_out:
+            if last is not None and not join:
+                raise UnrelatedHistories(
+                    f"the remote {ch.url} holds a memory with no history in common with this "
+                    "one (was it re-created?); nothing was changed. `wikimem sync --join` "
+                    "merges the two"
+                )
+            info.joined = True
+        base_tree = tree_of(git, base_out) if base_out else empty_tree(git)
+        their_tree = tree_of(git, theirs)
+    else:
+        keep = ch.carries
+        base_commit = last.last_remote if last is not None and last.last_remote else ""
+        if base_commit == theirs:
+            return None
+        if base_commit and _ancestor(git, base_commit, theirs) is not True:
+            base_commit = ""  # rewritten and joined anyway: no trusted base
+        info.joined = not base_commit
+        base_tree = (
+            filter_tree(git, tree_of(git, base_commit), keep) if base_commit else empty_tree(git)
+        )
+        their_tree = filter_tree(git, tree_of(git, theirs), keep)
+    labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
+    merge = merge_trees(git, base_tree, tree_of(git, head), their_tree, labels, _temp_index(git))
+    info.conflicts, info.kept_edits = merge.conflicts, merge.kept_edits
+    if merge.tree == tree_of(git, head) and ch.filtered:
+        return head, info, False
+    message = _merge_message(ch, merge, info.joined, config)
+    target = git.out("commit-tree", merge.tree, "-p", head, "-p", theirs, input=message)
+    info.changed = _diff_names(git, head, target)
+    return target, info, True
+
+
+def _their_machine(git: Git, commit: str) -> str:
+    proc = git.run(
+        "log", "-1", f"--format=%(trailers:key={MACHINE_TRAILER},valueonly)", commit, check=False
+    )
+    return proc.stdout.strip().splitlines()[0] if proc.stdout.strip() else ""
+
+
+def _temp_index(git: Git) -> str:
+    return os.path.join(git.out("rev-parse", "--absolute-git-dir"), "wikimem-sync.index")
+
+
+def _diff_names(git: Git, a: str, b: str) -> list[str]:
+    out = git.out("diff", "--no-renames", "--name-only", "-z", a, b)
+    return [p for p in out.split("\0") if p]
+
+
+def _message(subject: str, lines: list[str], config: Config) -> str:
+    body = "\n".join(lines)
+    return (
+        f"{subject}\n\n{body + chr(10) + chr(10) if body else ''}"
+        f"Wikimem-Source: sync\n{MACHINE_TRAILER}: {machine_name(config)}\n"
+    )
+
+
+def _merge_message(ch: Channel, merge: TreeMerge, joined: bool, config: Config) -> str:
+    what = "join" if joined else "merge"
+    subject = f"sync: {what} {ch.name} ({ch.url})"
+    lines = [f"- conflict kept for the next dream: {p}" for p in merge.conflicts]
+    lines += [f"- kept an edit the other side deleted: {p}" for p in merge.kept_edits]
+    lines += [f"- merged: {p}" for p in merge.merged]
+    return _message(subject, lines, config)
+
+
+# -- moving memory/ to the merged commit --------------------------------------------------------
+
+
+def _journal_path(home: Home) -> str:
+    return home.state(JOURNAL)
+
+
+def _apply(home: Home, git: Git, config: Config, head: str, target: str, own: bool) -> list[str]:
+    """Move HEAD, the index and the working tree from `head` to `target`; the paths changed."""
+    changed = _diff_names(git, head, target)
+    git.run("update-index", "-q", "--refresh", check=False)
+    dirty = _dirty(git)
+    if "index.md" in dirty:
+        git.run("checkout", "-q", "HEAD", "--", "index.md", check=False)  # generated; redone below
+        dirty.discard("index.md")
+    in_the_way = sorted(dirty & set(changed))
+    if in_the_way:
+        raise DirtyConflict(
+            f"memory/{in_the_way[0]} has an uncommitted change (refused by the gate, or made "
+            "meanwhile) and the remote changed it too; fix or discard it "
+            f"(`git -C {git.repo} checkout -- {in_the_way[0]}`), then sync again"
+        )
+    tracked = set(git.out("ls-files", "-z").split("\0"))
+    preserved = {p: _read_b64(os.path.join(git.repo, p)) for p in sorted(dirty & tracked)}
+    journal = {
+        "old": head,
+        "target": target,
+        "own": own,
+        "preserved": preserved,
+        "pid": os.getpid(),
+    }
+    atomic_write(_journal_path(home), json.dumps(journal), 0o600)
+    _crash("sync_after_journal")
+    git.run("read-tree", "-m", "-u", head, target)
+    _crash("sync_after_checkout")
+    git.run("update-ref", "-m", "wikimem sync", "HEAD", target, head)
+    _crash("sync_after_update_ref")
+    regenerate_index(git, config, target, own)
+    _crash("sync_before_journal_cleared")
+    _clear_journal(home)
+    return changed
+
+
+def _dirty(git: Git) -> set[str]:
+    # not `out()`: stripping would eat the leading space of " M path"
+    out = git.run("status", "--porcelain", "-z", "--untracked-files=all", "--no-renames").stdout
+    return {e[3:] for e in out.split("\0") if len(e) > 3}
+
+
+def _read_b64(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return base64.b64encode(fh.read()).decode()
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        return None
+
+
+def regenerate_index(git: Git, config: Config, commit: str, own: bool) -> str:
+    """index.md regenerated from the notes now on disk, folded into `commit` when it is our own
+    merge, else committed on top of it. Returns the commit HEAD is left at."""
+    if not write_index(git.repo):
+        return commit
+    blob = git.out("hash-object", "-w", "--", "index.md")
+    index = _temp_index(git)
+    env = {"GIT_INDEX_FILE": index}
+    git.run("read-tree", commit, env=env)
+    git.run("update-index", "--add", "--cacheinfo", f"100644,{blob},index.md", env=env)
+    tree = git.out("write-tree", env=env)
+    os.unlink(index)
+    if own:
+        parents = git.out("rev-list", "--parents", "-n", "1", commit).split()[1:]
+        message = git.out("log", "-1", "--format=%B", commit) + "\n"
+        args = [a for p in parents for a in ("-p", p)]
+    else:
+        args = ["-p", commit]
+        message = _message("sync: regenerate index.md", [], config)
+    new = git.out("commit-tree", tree, *args, input=message)
+    git.run("update-ref", "-m", "wikimem sync: index.md", "HEAD", new, commit)
+    git.run("update-index", "--add", "--", "index.md")
+    return new
+
+
+def _clear_journal(home: Home) -> None:
+    try:
+        os.unlink(_journal_path(home))
+    except FileNotFoundError:
+        pass
+
+
+def recover(home: Home, git: Git, config: Config) -> bool:
+    """Finish a sync a crash interrupted while it moved memory/; True if there was one."""
+    try:
+        with open(_journal_path(home), encoding="utf-8") as fh:
+            journal = json.load(fh)
+        old, target, own = str(journal["old"]), str(journal["target"]), bool(journal["own"])
+        preserved: dict[str, str | None] = dict(journal.get("preserved", {}))
+    except FileNotFoundError:
+        return False
+    except (ValueError, KeyError, TypeError):
+        _clear_journal(home)
+        return False
+    _clear_stale_locks(git.repo, 0.0)
+    head = git.out("rev-parse", "HEAD")
+    if head in (old, target):
+        git.run("update-index", "-q", "--refresh", check=False)
+        git.run("read-tree", "--reset", "-u", target)
+        for rel, data in preserved.items():
+            path = os.path.join(git.repo, rel)
+            if data is None:
+                try:
+                    os.unlink(path)
+                except FileNotFoundError:
+                    pass
+            else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "wb") as fh:
+                    fh.write(base64.b64decode(data))
+        if head == old:
+            git.run("update-ref", "-m", "wikimem sync: recover", "HEAD", target, old)
+        regenerate_index(git, config, target, own)
+    _clear_journal(home)
+    _reindex(home, _diff_names(git, old, "HEAD"))
+    return True
+
+
+def _clear_stale_locks(repo: str, min_age: float) -> None:
+    """Lock files git leaves when it is killed: they would refuse every later git command.
+    Only ones older than `min_age` (0 after a crash of our own, under our locks)."""
+    gitdir = os.path.join(repo, ".git")
+    candidates = [os.path.join(gitdir, n) for n in ("index.lock", "HEAD.lock", "packed-refs.lock")]
+    for dirpath, _, files in os.walk(os.path.join(gitdir, "refs")):
+        candidates += [os.path.join(dirpath, f) for f in files if f.endswith(".lock")]
+    now = time.time()
+    for path in candidates:
+        try:
+            if now - os.stat(path).st_mtime >= min_age:
+                os.unlink(path)
+        except FileNotFoundError:
+            continue
+
+
+def _reindex(home: Home, paths: list[str]) -> None:
+    if not paths:
+        return
+    from wikimem.recall.index import open_index
+
+    existing = [
+        p for p in paths if is_note_path(p) and os.path.exists(os.path.join(home.memory_dir, p))
+    ]
+    dirs = sorted({os.path.dirname(p) for p in paths if os.path.dirname(p)})
+    try:
+        index = open_index(home.state_dir, home.memory_dir)
+        try:
+            index.refresh(paths=existing, dirs=dirs)
+        finally:
+            index.close()
+    except (sqlite3.Error, OSError):
+        pass  # derived data: the next query rebuilds it
+
+
+# -- pushing ------------------------------------------------------------------------------------
+
+
+def _to_push(
+    git: Git,
+    config: Config,
+    ch: Channel,
+    head: str,
+    theirs: str | None,
+    last: record.ChannelRecord | None,
+) -> str | None:
+    """The commit to push, or None when the remote already has everything."""
+    if not ch.filtered:
+        if theirs == head or (theirs is not None and _ancestor(git, head, theirs)):
+            return None
+        return head
+    # A filtered remote gets an export commit: what this channel carries from here, and
+    # whatever else the remote holds (a teammate's own files) as it is there.
+    keep = ch.carries
+    mine = filter_tree(git, tree_of(git, head), keep)
+    if theirs is not None:
+        rest = filter_tree(git, tree_of(git, theirs), lambda name: not keep(name))
+        tree = _union_trees(git, mine, rest)
+        if tree == tree_of(git, theirs):
+            return None
+    else:
+        tree = mine
+        if tree == empty_tree(git):
+            return None  # nothing this remote carries exists yet
+    since = last.last_local if last is not None and last.last_local else ""
+    subjects = git.out(
+        "log",
+        "--no-merges",
+        "-n",
+        "30",
+        "--format=- %s",
+        *([f"{since}..{head}"] if since and _ancestor(git, since, head) else [head]),
+    )
+    author = git.author
+    message = _message(
+        f"sync: from {machine_name(config)} ({author.name})", subjects.splitlines(), config
+    )
+    parents = ["-p", theirs] if theirs else []
+    return git.out("commit-tree", tree, *parents, input=message)
+
+
+def _union_trees(git: Git, a: str, b: str) -> str:
+    entries = {}
+    for tree in (b, a):  # a wins on a name in both
+        for entry in git.out("ls-tree", "-z", tree).split("\0"):
+            if entry:
+                entries[entry.split("\t", 1)[1]] = entry
+    return git.out("mktree", "-z", input="".join(e + "\0" for e in entries.values()))
+
+
+def _push(git: Git, ch: Channel, branch: str, commit: str) -> bool:
+    """Push `commit` as the remote's branch; False when the remote moved on meanwhile."""
+    proc = git.run(
+        "push", "--porcelain", ch.url, f"{commit}:refs/heads/{branch}", check=False, network=True
+    )
+    if proc.returncode == 0:
+        return True
+    text = proc.stdout + proc.stderr
+    if "[rejected]" in text or "non-fast-forward" in text or "fetch first" in text:
+        return False
+    raise classify(GitFailed(("push",), proc.returncode, proc.stderr or proc.stdout), ch.url)
