@@ -160,7 +160,9 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
             again = False
         if not again:
             raise fail(f"aborted; nothing committed (your text is in {tmp})")
-    result = _then_sync(wiki, edit_note(wiki, rel, stamp_updated(original, edited, now_utc()), base))
+    result = _then_sync(
+        wiki, edit_note(wiki, rel, stamp_updated(original, edited, now_utc()), base)
+    )
     if result.blocked:
         err_console.print(f"your text is kept in {tmp}", markup=False)
     else:
