@@ -15,7 +15,7 @@ from wikimem.harness.mcpconfig import McpResult, install_mcp, uninstall_mcp
 from wikimem.layout import init_home
 from wikimem.status import collect
 
-ClientArg = Annotated[str, typer.Argument(help="claude, codex or cursor", metavar="CLIENT")]
+ClientArg = Annotated[str, typer.Argument(help="claude, codex, cursor or gemini", metavar="CLIENT")]
 ScopeOption = Annotated[str, typer.Option("--scope", help="user (all projects) or project")]
 ProjectDirOption = Annotated[
     str | None,
@@ -106,8 +106,10 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--trust",
-                help="Codex only: record in ~/.codex/config.toml that you trust wikimem's hooks "
-                "(otherwise Codex skips them until you trust them in /hooks).",
+                help="Codex: record in ~/.codex/config.toml that you trust wikimem's hooks "
+                "(otherwise Codex skips them until you trust them in /hooks). Gemini CLI: record "
+                "the project folder as trusted in ~/.gemini/trustedFolders.json (Gemini runs no "
+                "hook in an untrusted folder).",
             ),
         ] = False,
         mcp: McpOption = False,
