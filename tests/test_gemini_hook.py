@@ -400,3 +400,17 @@ def test_installed_form_records_a_gemini_event(isolated_home: Path) -> None:
     assert proc.returncode == 0 and proc.stdout == b"" and proc.stderr == b""
     [rec] = records(isolated_home)
     assert rec["event"] == "Stop" and rec["message"].startswith("TOKEN_TTL (3600)")
+
+
+@pytest.mark.parametrize("name", ["AfterTool_shell", "AfterAgent", "BeforeAgent", "SessionStart"])
+def test_the_gemini_hook_path_is_standard_library_only(name: str, home: Path) -> None:
+    import sys
+
+    from tests.test_hook_stdlib import EXPENSIVE, FORBIDDEN, imported_modules
+
+    names = imported_modules("gemini", fixture(name), gemini_env())
+    top = {n.split(".", 1)[0] for n in names}
+    assert not top & set(FORBIDDEN)
+    assert top <= set(sys.stdlib_module_names) | {"wikimem", "_frozen_importlib"}, top
+    if name == "AfterTool_shell":  # logging only
+        assert not top & set(EXPENSIVE) and "json" not in top, sorted(top)
