@@ -414,3 +414,10 @@ def test_the_gemini_hook_path_is_standard_library_only(name: str, home: Path) ->
     assert top <= set(sys.stdlib_module_names) | {"wikimem", "_frozen_importlib"}, top
     if name == "AfterTool_shell":  # logging only
         assert not top & set(EXPENSIVE) and "json" not in top, sorted(top)
+
+
+def test_an_unusable_marker_folder_still_records(isolated_home: Path) -> None:
+    (isolated_home / "state").mkdir(parents=True)
+    (isolated_home / "state" / "gemini-seen").write_text("a file where a folder should be")
+    hook(fixture("AfterAgent"))
+    assert [r["event"] for r in records(isolated_home)] == ["Stop"]

@@ -179,3 +179,14 @@ def test_doctor_probes_the_installed_gemini_hook(project: Path) -> None:
     proc = wikimem("doctor", "--json", "--project-dir", str(project))
     [wired] = [c for c in json.loads(proc.stdout) if c["area"] == "gemini (user)"]
     assert wired["status"] in ("ok", "warn") and "7 events wired" in wired["detail"]
+
+
+def test_doctor_sees_the_extension(project: Path) -> None:
+    ext = gemini_dir() / "extensions" / "wikimem"
+    ext.mkdir(parents=True)
+    (ext / ".gemini-extension-install.json").write_text('{"source": "/src", "type": "link"}')
+    checks = json.loads(wikimem("doctor", "--json", "--project-dir", str(project)).stdout)
+    gemini = [c for c in checks if c["area"].startswith("gemini")]
+    assert [c["status"] for c in gemini] == ["ok", "fail"]  # extension found; folder not trusted
+    assert "extension is installed" in gemini[0]["detail"]
+    assert not any(c["detail"].startswith("not wired") and c["area"] == "gemini" for c in checks)

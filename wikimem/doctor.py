@@ -379,11 +379,11 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 )
             )
     checks += _codex_checks(project_dir) + _claude_checks(project_dir)
-    if "gemini" in {i.client for i in found}:
-        from wikimem.harness.geminicheck import gemini_checks
+    from wikimem.harness.geminicheck import gemini_checks
 
-        checks += gemini_checks(project_dir)
-    clients = {i.client for i in found}
+    gemini = gemini_checks(project_dir, wired=any(i.client == "gemini" for i in found))
+    checks += gemini
+    clients = {i.client for i in found} | ({"gemini"} if gemini else set())
     if {"claude", "cursor"} <= clients:
         checks.append(
             Check(

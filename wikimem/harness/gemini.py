@@ -314,8 +314,13 @@ def first_delivery(state_dir: str, payload: dict[str, Any], now: float) -> bool:
             return False
         except FileNotFoundError:
             if attempt:
-                raise
-            os.makedirs(directory, mode=0o700, exist_ok=True)
+                return True  # no marker possible: rather twice than never
+            try:
+                os.makedirs(directory, mode=0o700, exist_ok=True)
+            except OSError:
+                return True
+        except OSError:
+            return True
     if payload.get("hook_event_name") == "SessionStart":
         prune_seen(state_dir, now, keep=bucket)
     return True

@@ -24,11 +24,31 @@ def _settings(path: str) -> dict[str, object]:
     return doc if isinstance(doc, dict) else {}
 
 
-def gemini_checks(project_dir: str | None) -> list[Check]:
+def extension_dir() -> str | None:
+    """Where Gemini CLI keeps the wikimem extension, when it is installed or linked."""
+    path = os.path.join(geminitrust.gemini_dir(), "extensions", "wikimem")
+    markers = ("gemini-extension.json", ".gemini-extension-install.json")
+    return path if any(os.path.exists(os.path.join(path, m)) for m in markers) else None
+
+
+def gemini_checks(project_dir: str | None, wired: bool) -> list[Check]:
+    """Nothing when wikimem reaches Gemini neither through settings (`wired`) nor the extension."""
+    extension = extension_dir()
+    if not wired and extension is None:
+        return []
     folder = os.path.abspath(project_dir or os.getcwd())
     user_path = geminitrust.user_settings_path()
     user = _settings(user_path)
     out = []
+    if extension is not None:
+        both = "; with `wikimem install gemini` too, each event is still recorded once"
+        out.append(
+            Check(
+                "gemini",
+                "info" if wired else "ok",
+                f"the wikimem Gemini CLI extension is installed ({extension}){both if wired else ''}",
+            )
+        )
     paths = [user_path]
     if project_dir is not None:
         paths.append(config_path("gemini", "project", project_dir))
