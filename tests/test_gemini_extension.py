@@ -22,7 +22,13 @@ def test_manifest_shape() -> None:
     manifest = json.loads((EXTENSION / "gemini-extension.json").read_text())
     version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert manifest["name"] == "wikimem" and manifest["version"] == version
-    assert manifest["mcpServers"] == {"wikimem": {"command": "wikimem", "args": ["mcp"]}}
+    # the wrapper runs the installed `wikimem mcp` (as the Claude Code plugin's .mcp.json does)
+    assert manifest["mcpServers"] == {
+        "wikimem": {"command": "${extensionPath}/hooks/wikimem-hook", "args": ["mcp"]}
+    }
+    from wikimem.harness.mcpconfig import is_ours
+
+    assert is_ours(manifest["mcpServers"]["wikimem"])
     assert set(manifest) <= {"name", "version", "description", "mcpServers", "contextFileName"}
 
 

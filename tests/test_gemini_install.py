@@ -190,3 +190,16 @@ def test_doctor_sees_the_extension(project: Path) -> None:
     assert [c["status"] for c in gemini] == ["ok", "fail"]  # extension found; folder not trusted
     assert "extension is installed" in gemini[0]["detail"]
     assert not any(c["detail"].startswith("not wired") and c["area"] == "gemini" for c in checks)
+
+
+def test_mcp_server_goes_into_geminis_settings_beside_the_hooks(project: Path) -> None:
+    settings = gemini_dir() / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"ui": {"theme": "GitHub"}}')
+    assert wikimem("install", "gemini", "--mcp").returncode == 0
+    doc = json.loads(settings.read_text())
+    assert "mcp" in doc["mcpServers"]["wikimem"]["args"]
+    assert "BeforeAgent" in doc["hooks"] and doc["ui"] == {"theme": "GitHub"}
+    assert not (Path.home() / ".cursor").exists()  # not another harness's file
+    assert wikimem("uninstall", "gemini", "--mcp").returncode == 0
+    assert json.loads(settings.read_text()) == {"ui": {"theme": "GitHub"}}

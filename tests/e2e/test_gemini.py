@@ -72,7 +72,8 @@ def test_capture_once_per_event_with_install_and_extension_then_resume(
     settings_path.write_text(json.dumps(settings))
     logger = tmp_path / "wikimem-logged"
     logger.write_text(
-        f'#!/bin/sh\necho extension >> {log}\nexec {Path(sys.executable).parent / "wikimem"} "$@"\n'
+        f'#!/bin/sh\n[ "$1" = hook ] && echo extension >> {log}\n'
+        f'exec {Path(sys.executable).parent / "wikimem"} "$@"\n'
     )
     logger.chmod(0o755)
     extension = str(REPO / "integrations" / "gemini")
