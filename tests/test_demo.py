@@ -23,7 +23,8 @@ def test_demo_runs_offline_with_a_gemini_session(isolated_home: Path) -> None:
     start = json.loads(gemini[0]["output"])["hookSpecificOutput"]
     assert start["hookEventName"] == "SessionStart" and "never npm" in start["additionalContext"]
     prompt = json.loads(gemini[1]["output"])["hookSpecificOutput"]
-    assert prompt["hookEventName"] == "BeforeAgent" and "TOKEN_TTL" in prompt["additionalContext"]
+    assert prompt["hookEventName"] == "BeforeAgent"
+    assert "staging.acme.dev/health" in prompt["additionalContext"]  # not given at session start
     assert result["secret_redacted"] is True
     assert not (Path.home() / ".wikimem").exists()  # the user's own home is never touched
     assert not isolated_home.exists()

@@ -184,7 +184,8 @@ def _gemini(session: str, cwd: str) -> list[dict[str, Any]]:
             **base,
             "hook_event_name": "BeforeAgent",
             "timestamp": at(),
-            "prompt": "The auth test fails again with TOKEN_TTL; what was the fix last time?",
+            "prompt": "How did we check the staging health endpoint last time? "
+            "The auth test fails again.",
         },
         # what Gemini sends before every model call: noise, never recorded
         {**base, "hook_event_name": "PreCompress", "timestamp": at(), "trigger": "auto"},
@@ -205,7 +206,8 @@ def _gemini(session: str, cwd: str) -> list[dict[str, Any]]:
             **base,
             "hook_event_name": "AfterAgent",
             "timestamp": at(),
-            "prompt": "The auth test fails again with TOKEN_TTL; what was the fix last time?",
+            "prompt": "How did we check the staging health endpoint last time? "
+            "The auth test fails again.",
             "prompt_response": "TOKEN_TTL was set back to 3600 on this branch; the provider "
             "allows at most 900 seconds, as fixed before in src/auth.ts.",
             "stop_hook_active": False,
