@@ -1,12 +1,14 @@
-"""What wikimem adds to a real Claude Code session: with its hooks installed vs without.
+"""What wikimem adds to a real Claude Code and a real Gemini CLI session: hooks vs none.
 
-A scripted `claude -p` session (Claude Code 2.1.332 from ../shared/realclients, offline, against
-its mock API: one prompt, two Bash tool calls, the answer) is timed with wikimem installed by
-`wikimem install claude` into one temporary HOME, and with no hooks in another, alternating, over
-≥ 10 runs. Reported: median wall per session, the difference, and that difference per hook event
-the session fired. The wiki holds a few notes, so session start and the prompt do inject.
+A scripted session (Claude Code 2.1.332 `claude -p` and Gemini CLI 0.61.0 `gemini -p` from
+../shared/realclients, offline, against their mock APIs: one prompt, two shell commands, the
+answer) is timed with wikimem installed by `wikimem install <client>` into one temporary HOME,
+and with no hooks in another, alternating, over ≥ 10 runs. Reported: median wall per session,
+the difference, and that difference per hook event the session fired. The wiki holds a few
+notes, so session start and the prompt do inject. For Gemini the time is the CLI process's own
+wall (the driver starts a mock and a network namespace around each session; that is left out).
 
-    python bench/e2e_overhead.py [--runs 12]
+    python bench/e2e_overhead.py [--runs 12] [--client claude|gemini|all]
 """
 
 from __future__ import annotations
@@ -32,8 +34,20 @@ TOOLS = ["echo 'FAIL tests/test_auth.py: TOKEN_TTL too large'", "echo 'PASS test
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=12)
+    ap.add_argument("--client", choices=("claude", "gemini", "all"), default="all")
     args = ap.parse_args()
     sys.path.insert(0, str(REALCLIENTS))
+    status = 0
+    if args.client in ("claude", "all"):
+        status |= bench_claude(args.runs)
+    if args.client in ("gemini", "all"):
+        if args.client == "all":
+            print()
+        status |= bench_gemini(args.runs)
+    return status
+
+
+def bench_claude(runs: int) -> int:
     import realclient_claude as rc
 
     if not os.access(rc.CLAUDE_BIN, os.X_OK):
@@ -74,7 +88,7 @@ def main() -> int:
         samples: dict[str, list[float]] = {"without hooks": [], "with wikimem": []}
         events_per_session = []
         try:
-            for run in range(args.runs + 2):
+            for run in range(runs + 2):
                 for name, user_home in (("without hooks", without), ("with wikimem", with_hooks)):
                     before = _count_events(home)
                     start = time.perf_counter()
@@ -94,7 +108,7 @@ def main() -> int:
         with_ms = statistics.median(samples["with wikimem"]) * 1000
         events = statistics.median(events_per_session)
         print(
-            f"real Claude Code session with and without wikimem, median of {args.runs} alternating runs ({machine()})"
+            f"real Claude Code session with and without wikimem, median of {runs} alternating runs ({machine()})"
         )
         print(
             f"network: {'loopback-only namespace' if isolated else 'host (isolation not permitted)'}\n"
@@ -119,6 +133,92 @@ def main() -> int:
             )
         )
     return 0
+
+
+def bench_gemini(runs: int) -> int:
+    import realclient_gemini as rg
+
+    if not os.access(rg.GEMINI_BIN, os.X_OK):
+        print(f"Gemini CLI not installed at {rg.GEMINI_BIN}; run ../shared/realclients/install.sh")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="wikimem-e2e-bench-gemini-") as tmp:
+        root = Path(tmp)
+        home = root / "wikimem-home"
+        with_hooks, without = root / "user-with", root / "user-without"
+        project = _project(root)
+        env = dict(os.environ, WIKIMEM_HOME=str(home), HOME=str(with_hooks))
+        _install_and_seed(env, "gemini")
+        samples: dict[str, list[float]] = {"without hooks": [], "with wikimem": []}
+        events_per_session = []
+        for run in range(runs + 2):
+            for name, user_home in (("without hooks", without), ("with wikimem", with_hooks)):
+                before = _count_events(home)
+                # the driver runs every session in a loopback-only namespace of its own
+                result = rg.run_session(
+                    None, PROMPT, str(project), str(user_home), tool_commands=TOOLS
+                )
+                if not result["ok"]:
+                    raise SystemExit(f"session failed: {result['stderr'][-1500:]}")
+                if run >= 2:  # two warm-up rounds
+                    samples[name].append(float(result["elapsed_s"]))
+                    if name == "with wikimem":
+                        events_per_session.append(_count_events(home) - before)
+        _report(
+            f"real Gemini CLI session with and without wikimem, median of {runs} alternating "
+            f"runs ({machine()})\nnetwork: loopback-only namespace (the driver's own)\n",
+            samples,
+            events_per_session,
+        )
+    return 0
+
+
+def _project(root: Path) -> Path:
+    project = root / "acme-api"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    subprocess.run(
+        ["git", "-C", str(project), "remote", "add", "origin", "git@github.com:acme/api.git"],
+        check=True,
+    )
+    return project
+
+
+def _install_and_seed(env: dict[str, str], client: str) -> None:
+    wikimem = [sys.executable, "-m", "wikimem"]
+    subprocess.run([*wikimem, "install", client], env=env, check=True, capture_output=True)
+    for text in ("We use pnpm, never npm.", "The auth tests need TOKEN_TTL at most 900 seconds."):
+        subprocess.run(
+            [*wikimem, "remember", text, "--project", "acme-api"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+
+
+def _report(title: str, samples: dict[str, list[float]], events_per_session: list[int]) -> None:
+    without_ms = statistics.median(samples["without hooks"]) * 1000
+    with_ms = statistics.median(samples["with wikimem"]) * 1000
+    events = statistics.median(events_per_session)
+    print(title)
+    print(
+        table(
+            [
+                ["without hooks", f"{without_ms:.0f}", "-", "-"],
+                [
+                    "with wikimem",
+                    f"{with_ms:.0f}",
+                    f"{with_ms - without_ms:+.0f}",
+                    f"{(with_ms - without_ms) / events:+.1f}",
+                ],
+            ],
+            [
+                "session",
+                "median ms",
+                "added ms per session",
+                f"added ms per event ({events:.0f} events)",
+            ],
+        )
+    )
 
 
 def _count_events(home: Path) -> int:

@@ -52,6 +52,14 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         "CLAUDE_PROJECT_DIR",
         "CURSOR_PROJECT_DIR",
         "WIKIMEM_HOOK_DEADLINE",
+        # Gemini CLI: its hook environment, and what moves or overrides its home and trust
+        "GEMINI_SESSION_ID",
+        "GEMINI_CWD",
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_CLI_HOME",
+        "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
+        "GEMINI_CLI_TRUST_WORKSPACE",
+        "GEMINI_RESTRICTED_MODE",
     ):
         monkeypatch.delenv(var, raising=False)
     from wikimem.home import resolve_home

@@ -72,7 +72,7 @@ def test_unknown_event_is_recorded_as_other(isolated_home: Path) -> None:
 
 
 def test_unknown_client_fails_open(isolated_home: Path) -> None:
-    proc = run_hook("gemini", payload("claude_Stop"))
+    proc = run_hook("windsurf", payload("claude_Stop"))
     assert_failed_open(proc, isolated_home)
 
 

@@ -44,11 +44,25 @@ FOREIGN: dict[str, dict[str, Any]] = {
             "stop": [{"command": "./hooks/audit.sh", "timeout": 10}],
         },
     },
+    "gemini": {
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "hooksConfig": {"notifications": True},
+        "hooks": {
+            "AfterTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [{"type": "command", "command": "prettier-hook", "timeout": 3000}],
+                }
+            ],
+            "BeforeModel": [{"hooks": [{"type": "command", "command": "audit-model"}]}],
+        },
+    },
 }
 PATHS = {
     "claude": ".claude/settings.json",
     "codex": ".codex/hooks.json",
     "cursor": ".cursor/hooks.json",
+    "gemini": ".gemini/settings.json",
 }
 
 
@@ -71,7 +85,7 @@ def our_commands(doc: dict[str, Any], client: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("client", ["claude", "codex", "cursor"])
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor", "gemini"])
 def test_round_trip_keeps_foreign_entries(client: str, isolated_home: Path) -> None:
     path = config_file(client)
     path.parent.mkdir(parents=True)
@@ -105,7 +119,7 @@ def test_round_trip_keeps_foreign_entries(client: str, isolated_home: Path) -> N
     assert json.loads(path.read_text()) == FOREIGN[client]
 
 
-@pytest.mark.parametrize("client", ["claude", "codex", "cursor"])
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor", "gemini"])
 def test_install_into_missing_file_and_shape(client: str, isolated_home: Path) -> None:
     assert wikimem("install", client).returncode == 0
     doc = json.loads(config_file(client).read_text())
@@ -114,6 +128,22 @@ def test_install_into_missing_file_and_shape(client: str, isolated_home: Path) -
         entry = doc["hooks"]["sessionStart"][0]
         assert set(entry) == {"command", "timeout"}  # flat shape
         assert "beforeSubmitPrompt" in doc["hooks"] and "afterAgentResponse" in doc["hooks"]
+    elif client == "gemini":
+        handler = doc["hooks"]["SessionStart"][0]["hooks"][0]
+        assert handler["timeout"] == 10_000  # Gemini counts milliseconds
+        assert handler["name"] == "wikimem" and handler["type"] == "command"
+        assert doc["hooks"]["PreCompress"] == [
+            {"matcher": "manual", "hooks": [{**handler, "timeout": 5000}]}
+        ]
+        assert set(doc["hooks"]) == {
+            "SessionStart",
+            "BeforeAgent",
+            "AfterTool",
+            "AfterAgent",
+            "PreCompress",
+            "Notification",
+            "SessionEnd",
+        }  # BeforeModel, AfterModel, BeforeToolSelection are noise
     else:
         group = doc["hooks"]["SessionStart"][0]
         assert group["hooks"][0]["type"] == "command"
@@ -122,7 +152,7 @@ def test_install_into_missing_file_and_shape(client: str, isolated_home: Path) -
         assert "PostToolUseFailure" in doc["hooks"]  # failing Bash commands arrive only there
 
 
-@pytest.mark.parametrize("client", ["claude", "codex", "cursor"])
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor", "gemini"])
 def test_invalid_json_is_refused_untouched(client: str) -> None:
     path = config_file(client)
     path.parent.mkdir(parents=True)

@@ -1,8 +1,8 @@
 """`wikimem demo`: a recorded multi-harness scenario, run end to end in a temporary home.
 
 Contract: needs no API key and no network. It creates a throwaway home and two clones of one
-project (same remote, different paths), replays real-shaped hook payloads from Claude Code, Codex
-and Cursor through the actual hook entry point (a subprocess per event, as a harness would run
+project (same remote, different paths), replays real-shaped hook payloads from Claude Code, Codex,
+Cursor and Gemini CLI through the actual hook entry point (a subprocess per event, as a harness would run
 it), and returns what happened at each step so the CLI can show it. The user's own home is never
 touched.
 """
@@ -166,6 +166,56 @@ def _cursor(session: str, cwd: str) -> list[dict[str, Any]]:
     ]
 
 
+def _gemini(session: str, cwd: str) -> list[dict[str, Any]]:
+    base = {
+        "session_id": session,
+        "transcript_path": f"/tmp/gemini/chats/session-{session[:8]}.jsonl",
+        "cwd": cwd,
+    }
+    clock = iter(range(10, 60))
+
+    def at() -> str:
+        return f"2026-11-30T09:15:{next(clock):02d}.000Z"
+
+    command = {"command": "pnpm test", "description": "Run the test suite"}
+    return [
+        {**base, "hook_event_name": "SessionStart", "timestamp": at(), "source": "startup"},
+        {
+            **base,
+            "hook_event_name": "BeforeAgent",
+            "timestamp": at(),
+            "prompt": "How did we check the staging health endpoint last time? "
+            "The auth test fails again.",
+        },
+        # what Gemini sends before every model call: noise, never recorded
+        {**base, "hook_event_name": "PreCompress", "timestamp": at(), "trigger": "auto"},
+        {
+            **base,
+            "hook_event_name": "AfterTool",
+            "timestamp": at(),
+            "tool_name": "run_shell_command",
+            "tool_input": command,
+            "tool_response": {
+                "llmContent": "<untrusted_context>\nOutput: FAIL src/auth.test.ts\n  TOKEN_TTL 3600 "
+                "exceeds the OAuth2 provider maximum (900)\nExit Code: 1\nProcess Group PGID: 4121"
+                "\n</untrusted_context>",
+                "returnDisplay": "FAIL src/auth.test.ts",
+            },
+        },
+        {
+            **base,
+            "hook_event_name": "AfterAgent",
+            "timestamp": at(),
+            "prompt": "How did we check the staging health endpoint last time? "
+            "The auth test fails again.",
+            "prompt_response": "TOKEN_TTL was set back to 3600 on this branch; the provider "
+            "allows at most 900 seconds, as fixed before in src/auth.ts.",
+            "stop_hook_active": False,
+        },
+        {**base, "hook_event_name": "SessionEnd", "timestamp": at(), "reason": "exit"},
+    ]
+
+
 @contextmanager
 def demo_workspace() -> Iterator[tuple[Home, str, str]]:
     """A temporary home plus two clones (different paths) of the same project."""
@@ -200,10 +250,16 @@ def replay(
 
 
 def _summary(payload: dict[str, Any]) -> str:
+    if "prompt_response" in payload:
+        return f"answer: {payload['prompt_response']}"
     if "prompt" in payload:
         return f"prompt: {payload['prompt']}"
+    if payload.get("trigger") == "auto":
+        return "(fires before every model call: not recorded)"
     if "tool_input" in payload:
-        status = "failed" if payload["hook_event_name"] == "PostToolUseFailure" else "ran"
+        response = str(payload.get("tool_response"))
+        failed = payload["hook_event_name"] == "PostToolUseFailure" or "Exit Code: " in response
+        status = "failed" if failed else "ran"
         detail = payload["tool_input"].get("command") or payload["tool_input"].get("file_path", "")
         return f"{payload.get('tool_name')} {status}: {detail}"
     if "last_assistant_message" in payload:
@@ -237,6 +293,8 @@ def run_demo(on_step: Callable[[Step], None], on_phase: Callable[[str], None]) -
         replay(home, "codex", _codex("019e0000-demo-7f30-9a8e-2b6c5d4e3f10", clone_b), record)
         on_phase("Cursor session")
         replay(home, "cursor", _cursor("8d1e4f2a-demo-4d6e-9f70-1a2b3c4d5e6f", clone_a), record)
+        on_phase(f"Gemini CLI session in {clone_b}")
+        replay(home, "gemini", _gemini("2c7e9a41-demo-4b8d-a6f3-7d0e1c5b9a28", clone_b), record)
         from wikimem.status import collect
 
         status = collect(home)

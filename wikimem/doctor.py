@@ -3,8 +3,8 @@
 Contract: `diagnose(home, project_dir)` returns `Check`s (ok / warn / fail / info) for the home,
 config, the wiki's git state, the search index, the event log, and each harness: which events
 are wired where, whether the installed command runs and how fast, Codex's hook trust (untrusted
-hooks are skipped silently by Codex), hooks switched off in a harness's settings, and Cursor's
-double firing. Each problem carries a one-line fix. It changes nothing.
+hooks are skipped silently by Codex), Gemini CLI's folder trust (no hook runs in an untrusted
+folder), hooks switched off in a harness's settings, and Cursor's double firing. Each problem carries a one-line fix. It changes nothing.
 """
 
 from __future__ import annotations
@@ -46,6 +46,11 @@ PROBE_PAYLOADS = {
         "conversation_id": "wikimem-doctor",
         "hook_event_name": "stop",
         "status": "completed",
+    },
+    "gemini": {
+        "session_id": "wikimem-doctor",
+        "hook_event_name": "Notification",
+        "message": "doctor",
     },
 }
 
@@ -362,7 +367,7 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 "hooks",
                 "warn",
                 "wikimem is not wired into any harness",
-                "run `wikimem install claude` (or codex, cursor)",
+                "run `wikimem install claude` (or codex, cursor, gemini)",
             )
         )
     for item in found:
@@ -378,7 +383,11 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 )
             )
     checks += _codex_checks(project_dir) + _claude_checks(project_dir)
-    clients = {i.client for i in found}
+    from wikimem.harness.geminicheck import gemini_checks
+
+    gemini = gemini_checks(project_dir, wired=any(i.client == "gemini" for i in found))
+    checks += gemini
+    clients = {i.client for i in found} | ({"gemini"} if gemini else set())
     if {"claude", "cursor"} <= clients:
         checks.append(
             Check(

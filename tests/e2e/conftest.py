@@ -1,4 +1,5 @@
-"""End-to-end tests against the real Claude Code and Codex binaries (../shared/realclients).
+"""End-to-end tests against the real Claude Code, Codex and Gemini CLI binaries
+(../shared/realclients).
 
 The clients run offline against local mock model APIs that log every request, so a test sees
 real hook payloads and what reached the model. Every test wires wikimem with `wikimem install
@@ -41,9 +42,12 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
         sys.path.insert(0, str(REALCLIENTS))
         import realclient_claude
         import realclient_codex
+        import realclient_gemini
 
         claude, codex = realclient_claude, realclient_codex
-        missing = [b for b in (claude.CLAUDE_BIN, codex.CODEX_BIN) if not os.access(b, os.X_OK)]
+        _state["gemini"] = realclient_gemini
+        bins = (claude.CLAUDE_BIN, codex.CODEX_BIN, realclient_gemini.GEMINI_BIN)
+        missing = [b for b in bins if not os.access(b, os.X_OK)]
         if missing:
             reason = (
                 f"real clients not installed ({missing[0]}); run ../shared/realclients/install.sh"
@@ -89,6 +93,13 @@ def rc_claude(loopback_only: bool) -> ModuleType:
 @pytest.fixture
 def rc_codex(loopback_only: bool) -> ModuleType:
     return _load()[1]  # type: ignore[return-value]
+
+
+@pytest.fixture
+def rc_gemini(loopback_only: bool) -> ModuleType:
+    """The Gemini CLI driver; it runs every session in a loopback-only namespace of its own."""
+    _load()
+    return _state["gemini"]  # type: ignore[no-any-return]
 
 
 def wikimem(

@@ -145,6 +145,10 @@ def _adapter(client: str) -> ModuleType:
         from wikimem.harness import codex
 
         return codex
+    if client == "gemini":
+        from wikimem.harness import gemini
+
+        return gemini
     from wikimem.harness import cursor
 
     return cursor
@@ -225,6 +229,8 @@ def handle(
         client = _cursor_running_claude_hook(payload, env)
         if client == "":
             return None  # our Cursor hooks record this event; recording it here too would double it
+    if client in ("claude", "gemini"):
+        client = _claude_or_gemini(client, payload, env)
     adapter = _adapter(client)
     fields = adapter.normalise(payload, env)
     if fields is None:
@@ -236,9 +242,13 @@ def handle(
         if env.get("WIKIMEM_HOOK_PROBE"):
             return None  # `wikimem doctor` timing the installed command: record nothing
         _ensure_dirs(home)
+        if client == "gemini" and not adapter.first_delivery(home.state_dir, payload, time.time()):
+            return None  # the same event through a second wiring (extension + install)
         events.append(home.events_dir, record, deadline)
         if record["event"] in ("SessionStart", "UserPromptSubmit"):
             context = _inject(home, record, settings, deadline)
+        elif record["event"] == "PreCompact" and client == "gemini":
+            _inject(home, record, settings, deadline)  # compression dropped what was given
         elif record["event"] in ("Stop", "SessionEnd"):
             _maybe_dream(home, settings)
     except Exception as exc:
@@ -264,6 +274,26 @@ def _settings(home: Home, client: str) -> dict[str, Any]:
     except ConfigError as exc:
         log_error(home, client, exc)
         return merge({})
+
+
+def _claude_or_gemini(client: str, payload: dict[str, Any], env: Mapping[str, str]) -> str:
+    """Gemini CLI gives its hooks CLAUDE_PROJECT_DIR and can run Claude Code hooks migrated into
+    its settings, so `hook claude` may receive a Gemini event: it is recorded as Gemini's (once:
+    see gemini.first_delivery), and a Claude Code event sent to `hook gemini` as Claude Code's.
+    A Claude Code event outside Gemini takes the first return and loads nothing more."""
+    native = payload.get("hook_event_name")
+    if client == "claude" and not env.get("GEMINI_SESSION_ID"):
+        from wikimem.harness import claude
+
+        if native in claude.KNOWN:
+            return client
+    from wikimem.harness import gemini
+
+    if gemini.sent_by_gemini(payload, env):
+        return "gemini"
+    if client == "gemini" and native in gemini.CLAUDE_ONLY:
+        return "claude"
+    return client
 
 
 def _from_cursor(payload: dict[str, Any]) -> bool:

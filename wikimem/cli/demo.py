@@ -66,7 +66,8 @@ def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
     def demo(json_out: bool = JsonOption) -> None:
-        """Run a recorded Claude Code → Codex → Cursor scenario in a temporary home (offline)."""
+        """Run a recorded Claude Code → Codex → Cursor → Gemini CLI scenario in a temporary home
+        (offline)."""
 
         def on_phase(title: str) -> None:
             if not json_out:

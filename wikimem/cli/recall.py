@@ -136,7 +136,11 @@ def register(app: typer.Typer) -> None:
             from wikimem.capture.hook import _adapter
 
             native = {
-                "cursor": {"SessionStart": "sessionStart", "UserPromptSubmit": "beforeSubmitPrompt"}
+                "cursor": {
+                    "SessionStart": "sessionStart",
+                    "UserPromptSubmit": "beforeSubmitPrompt",
+                },
+                "gemini": {"UserPromptSubmit": "BeforeAgent"},
             }.get(client, {}).get(event, event)
             out = _adapter(client).render(native, event, text)
         if json_out:

@@ -136,8 +136,10 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--trust",
-                help="Codex only: record in ~/.codex/config.toml that you trust wikimem's hooks "
-                "(otherwise Codex skips them until you trust them in /hooks).",
+                help="Codex: record in ~/.codex/config.toml that you trust wikimem's hooks "
+                "(otherwise Codex skips them until you trust them in /hooks). Gemini CLI: record "
+                "the project folder as trusted in ~/.gemini/trustedFolders.json (Gemini runs no "
+                "hook in an untrusted folder).",
             ),
         ] = False,
         mcp: McpOption = False,

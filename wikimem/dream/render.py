@@ -14,8 +14,25 @@ from typing import Any
 
 from wikimem.dream.base import SessionEvents
 
-SHELL_TOOLS = ("Bash", "Shell", "shell", "exec_command", "local_shell", "shell_command")
-EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "Delete")
+SHELL_TOOLS = (
+    "Bash",
+    "Shell",
+    "shell",
+    "exec_command",
+    "local_shell",
+    "shell_command",
+    "run_shell_command",  # Gemini CLI
+)
+EDIT_TOOLS = (
+    "Edit",
+    "Write",
+    "MultiEdit",
+    "NotebookEdit",
+    "apply_patch",
+    "Delete",
+    "replace",  # Gemini CLI
+    "write_file",
+)
 _CD_PREFIX = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
 _FAILURE_HINT = re.compile(
     r"(?im)^(?:.*\b(?:FAIL(?:ED|URE)?|ERROR|Error:|Traceback \(most recent call last\)|"
@@ -60,6 +77,8 @@ def shell_outcome(record: dict[str, Any]) -> str:
     """ "ok", "failed" or "unknown" for a tool event."""
     if record.get("event") == "PostToolUseFailure":
         return "failed"
+    if record.get("event") == "PostToolUse" and record.get("error"):
+        return "failed"  # Gemini CLI reports a failed tool call inside its AfterTool
     code = record.get("exit_code")
     if isinstance(code, int):
         return "ok" if code == 0 else "failed"

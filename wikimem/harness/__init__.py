@@ -1,6 +1,6 @@
 """Harness adapters: one module per client turns its native hook payload into our record.
 
-Contract of an adapter module (`claude`, `codex`, `cursor`):
+Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`):
   - `CLIENT`: the client's name in records;
   - `normalise(payload, env) -> dict | None`: the record's fields (`session`, `event`,
     `native_event`, `cwd`, and whichever of `prompt`, `tool`, `input`, `output`, `error`,
@@ -21,7 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-CLIENTS = ("claude", "codex", "cursor")
+CLIENTS = ("claude", "codex", "cursor", "gemini")
 
 # What identifies a hook command as ours in a harness config (install, uninstall, doctor, and
 # the Cursor double-fire check all use these).

@@ -1,11 +1,12 @@
 """Wiring wikimem into a harness's hook config (`wikimem install` / `uninstall`).
 
-Contract: our entries are merged into the harness's own file (Claude Code `settings.json`, Codex
-and Cursor `hooks.json`, user or project scope) keeping every foreign key and hook; installing
+Contract: our entries are merged into the harness's own file (Claude Code and Gemini CLI
+`settings.json`, Codex and Cursor `hooks.json`, user or project scope) keeping every foreign key
+and hook; installing
 twice equals installing once; the file is backed up before it changes; uninstall removes exactly
 our entries; a file that is not a JSON object is refused and left untouched. Hook commands use
-absolute paths (interpreter, entry script, home), so they work from any cwd. Codex hook trust is
-recorded only when asked (`trust=True`), never silently.
+absolute paths (interpreter, entry script, home), so they work from any cwd. Codex hook trust
+and Gemini folder trust are recorded only when asked (`trust=True`), never silently.
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ from typing import Any
 
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, ENTRY_SCRIPT, codextrust, is_wikimem_command, madefiles
+from wikimem.harness import (
+    CLIENTS,
+    ENTRY_SCRIPT,
+    codextrust,
+    geminitrust,
+    is_wikimem_command,
+    madefiles,
+)
 from wikimem.home import DEFAULT_HOME, Home
 
 SCOPES = ("user", "project")
@@ -59,7 +67,20 @@ WIRING: dict[str, tuple[tuple[str, str | None, int], ...]] = {
         ("stop", None, 5),
         ("sessionEnd", None, 5),
     ),
+    # Gemini wants milliseconds (written as seconds x 1000). PreCompress only when "manual":
+    # the matcher is compared with the trigger, so the `auto` one before every model call never
+    # starts a process. BeforeModel, AfterModel, BeforeToolSelection are noise.
+    "gemini": (
+        ("SessionStart", None, 10),
+        ("BeforeAgent", None, 10),
+        ("AfterTool", "*", 5),
+        ("AfterAgent", None, 5),
+        ("PreCompress", "manual", 5),
+        ("Notification", None, 5),
+        ("SessionEnd", None, 5),
+    ),
 }
+GEMINI_HOOK_NAME = "wikimem"  # what Gemini's /hooks panel and hooksConfig.disabled show
 
 
 class InstallError(WikimemError):
@@ -98,6 +119,7 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
             "claude": ".claude/settings.json",
             "codex": ".codex/hooks.json",
             "cursor": ".cursor/hooks.json",
+            "gemini": ".gemini/settings.json",
         }
         return os.path.join(base, sub[client])
     home = os.path.expanduser("~")
@@ -107,6 +129,8 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
         )
     if client == "codex":
         return os.path.join(codextrust.codex_home(), "hooks.json")
+    if client == "gemini":
+        return geminitrust.user_settings_path()
     return os.path.join(home, ".cursor", "hooks.json")
 
 
@@ -140,6 +164,11 @@ def _load(path: str) -> tuple[dict[str, Any], str]:
     try:
         doc = json.loads(text)
     except ValueError as exc:
+        if geminitrust.has_comments(text):
+            raise InstallError(
+                f"{path} has comments, which rewriting it would lose; nothing was changed: "
+                "remove them, or add the entries `--dry-run` shows by hand"
+            ) from None
         raise InstallError(
             f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
         ) from None
@@ -210,7 +239,10 @@ def _with_ours(client: str, doc: dict[str, Any], command: str) -> dict[str, Any]
             entry = {}
             if matcher is not None:
                 entry["matcher"] = matcher
-            entry["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
+            handler: dict[str, Any] = {"type": "command", "command": command, "timeout": timeout}
+            if client == "gemini":
+                handler = {"name": GEMINI_HOOK_NAME, **handler, "timeout": timeout * 1000}
+            entry["hooks"] = [handler]
         entries.insert(positions.get(event, len(entries)), entry)
     if client == "cursor":
         out.setdefault("version", 1)
@@ -224,7 +256,7 @@ def _dump(doc: dict[str, Any]) -> str:
 
 
 def _apply(
-    path: str, before_text: str, after: dict[str, Any], dry_run: bool
+    path: str, before_text: str, after: dict[str, Any], dry_run: bool, mode: int | None = None
 ) -> tuple[bool, str | None, str]:
     after_text = _dump(after)
     if before_text.strip():
@@ -235,7 +267,7 @@ def _apply(
         return (not unchanged), None, after_text
     backup = backup_copy(path, before_text)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, after_text)
+    atomic_write(path, after_text, mode=None if os.path.exists(path) else mode)
     return True, backup, after_text
 
 
@@ -280,6 +312,8 @@ def install(
         messages.extend(_codex_trust(path, doc, after, trust, dry_run))
     if client == "cursor" and scope == "user":
         messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
+    if client == "gemini":
+        messages.extend(_gemini_messages(scope, project_dir, trust, dry_run))
     return InstallResult(
         client,
         scope,
@@ -330,6 +364,53 @@ def _codex_trust(
     why = "you trusted the previous ones" if kept and not trust else "--trust"
     saved = f"; the previous file is in {backup}" if backup else ""
     return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why}){saved}."]
+
+
+def _gemini_messages(scope: str, project_dir: str | None, trust: bool, dry_run: bool) -> list[str]:
+    """Explain Gemini's folder trust, and record it for the project folder when asked."""
+    folder = os.path.abspath(project_dir or os.getcwd())
+    out = []
+    if scope == "project":
+        out.append(
+            "Gemini CLI warns once about project-level hooks the first time it runs in this folder."
+        )
+    try:
+        settings, _ = _load(geminitrust.user_settings_path())
+        state = geminitrust.folder_trust(folder, settings)
+    except (InstallError, geminitrust.TrustFileError) as exc:
+        return [*out, f"Cannot check Gemini's folder trust: {exc}"]
+    if state.trusted:
+        return [*out, f"Gemini CLI trusts {folder} ({state.why}): the hooks will run there."]
+    explain = (
+        "Gemini CLI runs hooks (user-scope ones too) only in trusted folders, and `gemini -p` "
+        f"in an untrusted folder exits 55. {folder} is not trusted ({state.why})"
+    )
+    refused = geminitrust.refuse_reason(folder)
+    if not trust:
+        how = "trust it when Gemini asks"
+        if not refused:
+            how += ", or re-run with --trust to record that trust now"
+        return [*out, f"{explain}: {how}."]
+    if refused:
+        raise InstallError(refused)
+    path = geminitrust.trusted_folders_path()
+    if dry_run:
+        return [*out, f"{explain}; would record it as TRUST_FOLDER in {path}."]
+    try:
+        with open(path, encoding="utf-8") as fh:
+            before = fh.read()
+    except FileNotFoundError:
+        before = ""
+    try:
+        after = geminitrust.with_trust(before, folder)
+    except (ValueError, geminitrust.TrustFileError) as exc:
+        raise InstallError(f"cannot record trust in {path}: {exc}") from None
+    if before.strip() and geminitrust.has_comments(before):
+        raise InstallError(
+            f"{path} has comments, which rewriting it would lose; trust {folder} in Gemini"
+        )
+    _apply(path, before, after, dry_run=False, mode=0o600)
+    return [*out, f"Recorded Gemini CLI trust for {folder} in {path} (--trust)."]
 
 
 def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> None:

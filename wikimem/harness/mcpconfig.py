@@ -14,6 +14,7 @@ Where each harness keeps its MCP servers:
 | claude | `~/.claude.json` (`$CLAUDE_CONFIG_DIR/.claude.json`) `mcpServers` | `<dir>/.mcp.json` |
 | codex  | `$CODEX_HOME/config.toml` `[mcp_servers.wikimem]` | `<dir>/.codex/config.toml` |
 | cursor | `~/.cursor/mcp.json` `mcpServers`                 | `<dir>/.cursor/mcp.json`   |
+| gemini | `~/.gemini/settings.json` `mcpServers`            | `<dir>/.gemini/settings.json` |
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, codextrust
+from wikimem.harness import CLIENTS, codextrust, geminitrust
 from wikimem.harness.install import SCOPES, InstallError
 from wikimem.home import DEFAULT_HOME, Home
 
@@ -64,13 +65,20 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
         raise InstallError(f"unknown scope {scope!r}; expected user or project")
     if scope == "project":
         base = os.path.abspath(project_dir or os.getcwd())
-        sub = {"claude": ".mcp.json", "codex": ".codex/config.toml", "cursor": ".cursor/mcp.json"}
+        sub = {
+            "claude": ".mcp.json",
+            "codex": ".codex/config.toml",
+            "cursor": ".cursor/mcp.json",
+            "gemini": ".gemini/settings.json",
+        }
         return os.path.join(base, sub[client])
     if client == "claude":
         where = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~")
         return os.path.join(where, ".claude.json")
     if client == "codex":
         return codextrust.config_path()
+    if client == "gemini":
+        return geminitrust.user_settings_path()
     return os.path.join(os.path.expanduser("~"), ".cursor", "mcp.json")
 
 
@@ -101,6 +109,14 @@ def install_mcp(
             "The wikimem Claude Code plugin is enabled and brings its own MCP server; with "
             "both, the same tools appear twice (uninstall one: `wikimem uninstall claude --mcp` "
             "or `/plugin disable wikimem`)."
+        )
+    if client == "gemini" and os.path.isdir(
+        os.path.join(geminitrust.gemini_dir(), "extensions", SERVER)
+    ):
+        messages.append(
+            "The wikimem Gemini CLI extension brings its own MCP server; with both, Gemini "
+            "offers the tools twice (`wikimem uninstall gemini --mcp` or "
+            "`gemini extensions uninstall wikimem`)."
         )
     if client == "codex":
         return _edit_toml(client, scope, path, argv, dry_run, tuple(messages))

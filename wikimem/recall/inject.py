@@ -12,6 +12,9 @@ Contract:
     wrapper included, stays within the budget. What was given is recorded per session in
     `state/sessions/`, so nothing is repeated (a compaction starts the record afresh, because the
     context it was in is gone).
+  - Gemini CLI: after `--resume` or a manual compression the standing notes are given with the
+    next prompt (BeforeAgent) instead of at session start, because Gemini drops SessionStart
+    context from a rebuilt history (`_gemini_defers`).
 
 Hook-path module: standard library only; it reads notes and the index, never writes memory/.
 """
@@ -149,18 +152,40 @@ def load_given(home: Home, session: str) -> dict[str, list[Any]]:
         return {"notes": [], "passages": []}
 
 
-def save_given(home: Home, session: str, given: dict[str, list[Any]]) -> None:
+def save_given(
+    home: Home, session: str, given: dict[str, list[Any]], standing_pending: bool = False
+) -> None:
     path = _record_path(home, session)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    record: dict[str, Any] = {
+        "notes": given["notes"],
+        "passages": given["passages"],
+        "at": time.time(),
+    }
+    if standing_pending:
+        record["standing_pending"] = True
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(
-            fastjson.dumps(
-                {"notes": given["notes"], "passages": given["passages"], "at": time.time()}
-            )
-        )
+        fh.write(fastjson.dumps(record))
     os.replace(tmp, path)
+
+
+def standing_pending(home: Home, session: str) -> bool:
+    """Whether the session's standing notes must come with its next prompt (Gemini CLI)."""
+    try:
+        with open(_record_path(home, session), encoding="utf-8") as fh:
+            return bool(fastjson.loads(fh.read()).get("standing_pending"))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def defer_standing(home: Home, session: str, keep_passages: bool) -> None:
+    """Give the standing notes again with the next prompt: the context they were in is gone
+    (Gemini's --resume drops SessionStart context; a compression drops everything)."""
+    given = load_given(home, session)
+    kept = given["passages"] if keep_passages else []
+    save_given(home, session, {"notes": [], "passages": kept}, standing_pending=True)
 
 
 # -- session start -----------------------------------------------------------------------------
@@ -196,7 +221,12 @@ def session_start_paths(home: Home, project: str, index: Index | None) -> list[s
 
 
 def session_start(
-    home: Home, project: str, session: str | None, budget: int, index: Index | None = None
+    home: Home,
+    project: str,
+    session: str | None,
+    budget: int,
+    index: Index | None = None,
+    keep_passages: bool = False,
 ) -> str | None:
     room = budget - _overhead()
     parts: list[str] = []
@@ -215,7 +245,8 @@ def session_start(
         given.append(rel)
         room -= len(block) + 1
     if session:
-        save_given(home, session, {"notes": given, "passages": []})
+        kept = load_given(home, session)["passages"] if keep_passages else []
+        save_given(home, session, {"notes": given, "passages": kept})
     return _wrap(parts) if parts else None
 
 
@@ -457,6 +488,9 @@ def for_event(
     session = record.get("session") if isinstance(record.get("session"), str) else None
     from wikimem.recall.index import open_index
 
+    gemini = record.get("client") == "gemini"
+    if gemini and session and _gemini_defers(home, record, session):
+        return None
     index = open_index(home.state_dir, home.memory_dir)
     try:
         if record["event"] == "SessionStart":
@@ -471,10 +505,39 @@ def for_event(
         text = record.get("prompt")
         if not isinstance(text, str) or not text.strip():
             return None
+        standing = None
+        if gemini and session and standing_pending(home, session):
+            dirs = ["profile", f"projects/{project}"] if project else ["profile"]
+            index.refresh(dirs=dirs, deadline=deadline - 0.1)
+            standing = session_start(
+                home,
+                project,
+                session,
+                int(budgets.get("session_start_chars", 8000)),
+                index,
+                keep_passages=True,
+            )
         index.refresh(deadline=deadline - 0.1)
         min_score = max(float(budgets.get("min_score", 0.0)), MIN_SCORE)
-        return prompt(
+        matched = prompt(
             home, index, project, session, text, int(budgets.get("prompt_chars", 3000)), min_score
         )
+        return "\n\n".join(t for t in (standing, matched) if t) or None
     finally:
         index.close()
+
+
+def _gemini_defers(home: Home, record: dict[str, Any], session: str) -> bool:
+    """Gemini CLI: after `--resume` (SessionStart source "resume") and a manual compression,
+    the standing notes go with the next prompt through BeforeAgent instead. Gemini drops
+    SessionStart context from a resumed history, and with it the prompt it was prepended to;
+    BeforeAgent context survives. Passages given with earlier prompts survive a resume (not a
+    compression), so they are still not repeated."""
+    event = record.get("event")
+    if event == "SessionStart" and record.get("source") == "resume":
+        defer_standing(home, session, keep_passages=True)
+        return True
+    if event == "PreCompact":
+        defer_standing(home, session, keep_passages=False)
+        return True
+    return False
