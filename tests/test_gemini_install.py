@@ -141,7 +141,7 @@ def test_project_scope_and_uninstall(project: Path) -> None:
     assert set(json.loads(path.read_text())["hooks"]) >= {"SessionStart", "AfterAgent"}
     assert not (gemini_dir() / "settings.json").exists()
     proc = wikimem("uninstall", "gemini", "--scope", "project", "--project-dir", str(project))
-    assert proc.returncode == 0 and json.loads(path.read_text()) == {}
+    assert proc.returncode == 0 and not path.exists()  # wikimem made it, and it is empty again
 
 
 def test_settings_with_comments_are_left_alone(tmp_path: Path) -> None:
