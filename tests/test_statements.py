@@ -28,7 +28,7 @@ def test_a_fact_said_in_passing_is_kept_without_filler_or_here() -> None:
 def test_a_correction_loses_its_request_and_gets_an_absolute_date() -> None:
     assert one("the collector was moved to 9300 on Monday, please fix the dashboards") == (
         "fact",
-        "The collector was moved to 9300 on Monday 2026-11-30.",
+        "The collector was moved to 9300 on 2026-11-30.",
         "project",
     )
 

@@ -82,6 +82,7 @@ CATEGORIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ci": ("CI", ("github-actions", "gitlab-ci", "circleci", "jenkins", "buildkite")),
     "editor": ("Editor", ("vim", "neovim", "emacs", "vscode", "helix", "zed")),
     "shell": ("Shell", ("bash", "zsh", "fish")),
+    "merge-style": ("Merge style", ("squash-merges", "rebase-merges", "merge-commits")),
     "line-length": ("Line length", ()),
 }
 _ALIASES = {
@@ -102,6 +103,10 @@ _SPACES = re.compile(
     re.IGNORECASE,
 )
 _QUOTES = re.compile(r"\b(?P<kind>single|double)[- ]quot(?:es|ed|e)\b", re.IGNORECASE)
+_MERGES = re.compile(
+    r"\b(?P<kind>squash|rebase)(?:[- ]?(?:and[- ])?merg\w*)?\b|\b(?P<m>merge) commits\b",
+    re.IGNORECASE,
+)
 _EXPORTS = re.compile(r"\b(?P<kind>default|named) exports?\b", re.IGNORECASE)
 _LINE_LENGTH = re.compile(
     r"\b(?:line[- ]length|max(?:imum)?[- ]line[- ]length|lines?(?: of)? (?:at most|up to|max))\D{0,12}(?P<n>\d{2,3})\b",
@@ -123,7 +128,8 @@ _NEGATIVE = re.compile(
 _ISO_DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _NORMATIVE_HINT = re.compile(
     r"\b(?:use|uses|using|prefer|prefers|always|never|don'?t|do not|avoid|switch(?:ed)? to|"
-    r"moved to|instead of|rather than|only|should|must)\b",
+    r"moved to|instead of|rather than|only|should|must|like|love|stick with|go with|dropped|"
+    r"no more|format\w* (?:everything|all|code) with)\b",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./:@-]*")
@@ -151,7 +157,10 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "version",
         re.compile(
-            r"\b(?:v|version |release )(?P<v>\d+(?:\.\d+)*)\b|\b(?P<v2>\d+\.\d+(?:\.\d+)*)\b",
+            r"\b(?:v|version |release )(?P<v>\d+(?:\.\d+)*)\b|\b(?P<v2>\d+\.\d+(?:\.\d+)*)\b|"
+            r"\b(?:postgres(?:ql)?|node(?:\.js)?|python|java|go|ruby|php|redis|mysql|ubuntu|debian|"
+            r"rust|kotlin|swift|perl|elixir|erlang|dotnet|\.net|react|vue|angular|django|rails|"
+            r"kubernetes|k8s|terraform|helm|nginx|openssl|rclone|gcc|clang|llvm) (?P<v3>\d{1,3})\b",
             re.IGNORECASE,
         ),
     ),
@@ -194,17 +203,21 @@ _COMPATIBLE = {
     ("url", "host"),
     ("host", "url"),
 }
+# Kinds of value a label is made for: "Metrics collector port", "Grafana host". A path, a
+# schedule or a bare number says too little about what it is the value of.
 _ATTRIBUTE_LABEL = {
     "port": "port",
     "host": "host",
     "url": "URL",
     "email": "contact",
     "owner": "owner",
-    "schedule": "schedule",
     "version": "version",
-    "path": "location",
-    "number": "",
+    "time": "time",
 }
+_NOT_A_NAME = frozenset(
+    """never always don't do not use please one we i you it they this that there if when before
+    after rule note also just so then only all every each any some no""".split()
+)
 
 
 @dataclass(frozen=True)
@@ -283,6 +296,9 @@ def _category_mentions(text: str) -> list[tuple[int, str]]:
         found.append((m.start(), f"{m['kind'].lower()}-quotes"))
     for m in _EXPORTS.finditer(text):
         found.append((m.start(), f"{m['kind'].lower()}-exports"))
+    for m in _MERGES.finditer(text):
+        kind = (m["kind"] or "merge").lower()
+        found.append((m.start(), "merge-commits" if kind == "merge" else f"{kind}-merges"))
     lowered = text.lower()
     for m in re.finditer(r"ruff format", lowered):
         found.append((m.start(), "ruff-format"))
@@ -339,6 +355,30 @@ def strip_history(text: str) -> str:
     return _WAS_UNTIL.sub("", text)
 
 
+_MAIN_VERB = re.compile(
+    r"\b(?:is|are|was|were|has been|have been|runs|run|listens|lives|sits|uses|goes|go|writes|"
+    r"reads|logs|talks|sends|stores|keeps|needs|requires|points|serves|deploys|publishes|owns|"
+    r"moved|migrated|switched|upgraded|changed|allows|happens|comes|come|expires|rotates|"
+    r"generates|generated|connects|belongs)\b",
+    re.IGNORECASE,
+)
+_PERSONAL_SUBJECT = re.compile(r"^(?:i|we|you|it|they|this|that|there)$", re.IGNORECASE)
+
+
+def _subject_words(text: str) -> str:
+    """The words before a statement's main verb, without asides in parentheses ("" when the
+    subject is a pronoun or missing)."""
+    text = re.sub(r"\([^)]*\)", " ", text)
+    m = _MAIN_VERB.search(text)
+    if not m:
+        return ""
+    head = text[: m.start()].strip(" ,")
+    words = head.split()
+    if not words or all(_PERSONAL_SUBJECT.match(w) for w in words) or len(words) > 8:
+        return ""
+    return head
+
+
 def key_of(text: str) -> Key:
     text = strip_history(text)
     mentions = _category_mentions(text)
@@ -363,9 +403,14 @@ def key_of(text: str) -> Key:
     entity_text = text
     if span is not None:
         entity_text = text[: span[0]] + " " + text[span[1] :]
-    entity = content_terms(entity_text, numbers=True) - {
+    # What the claim is about is its subject ("The backup script writes to …"); the rest of the
+    # sentence (an aside, a reason) would make one thing look like another.
+    subject = _subject_words(entity_text)
+    entity = content_terms(subject or entity_text, numbers=True) - {
         _norm_token(t) for t in (*favours, *rejects)
     }
+    if not entity and subject:
+        entity = content_terms(entity_text, numbers=True)
     if attribute and attribute != "number":
         entity.discard(attribute)
     words = tuple(w.strip(".").lower() for w in re.findall(r"[\w.+#/-]+", text))
@@ -744,7 +789,7 @@ def subject_label(text: str) -> str:
     if key.attribute and key.attribute in _ATTRIBUTE_LABEL and key.value:
         head = _head_phrase(text)
         label = _ATTRIBUTE_LABEL[key.attribute]
-        if head and label:
+        if head and label and not (set(head.split()) & _NOT_A_NAME):
             words = head.split()
             if words[-1] in (label.lower(), label.lower() + "s"):
                 words = words[:-1]

@@ -168,7 +168,8 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
                 day = _weekday_after(ref, weekday)
             else:
                 day = _weekday_before(ref, weekday)
-            return f"on {name.capitalize()} {iso(day)}"
+            # "on Monday" said on a Wednesday is a date; the weekday name would read as relative
+            return f"on {iso(day)}"
         if m["ago_n"]:
             n = _count(m["ago_n"])
             unit = m["ago_unit"].lower().rstrip("s")

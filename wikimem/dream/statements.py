@@ -391,7 +391,12 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
     return None, ""
 
 
-def extract(text: str, said_on: date | None = None, in_project: bool = True) -> list[Statement]:
+def extract(
+    text: str, said_on: date | None = None, in_project: bool = True, *, asked: bool = False
+) -> list[Statement]:
+    """The statements of `text`. With `asked` (`wikimem remember`, an MCP write), the person
+    asked for all of it to be remembered: every clause that is not a request or a question is
+    kept, recognised or not."""
     out: list[Statement] = []
     for raw in sentences(text):
         sentence = _LEAD_FILLER.sub("", raw).strip()
@@ -416,7 +421,7 @@ def extract(text: str, said_on: date | None = None, in_project: bool = True) -> 
                 joined = f"{last.text.rstrip('.')}; {continuation[0].lower()}{continuation[1:]}"
                 out[-1] = replace(last, text=joined)
             continue
-        explicit = replacing
+        explicit = replacing or asked
         m = _EXPLICIT.match(sentence)
         if m:
             sentence, explicit = m["rest"].strip(), True

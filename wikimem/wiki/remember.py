@@ -85,7 +85,7 @@ def _statements(text: str, project: str | None) -> list[statements.Statement]:
     scope = "project" if project else "general"
     out: list[statements.Statement] = []
     for sentence in statements.sentences(text) or [text]:
-        found = statements.extract(sentence, said_on, in_project=project is not None)
+        found = statements.extract(sentence, said_on, in_project=project is not None, asked=True)
         if found:
             out.extend(st for st in found if st.kind != "retraction")
         else:
