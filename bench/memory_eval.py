@@ -9,6 +9,8 @@ each day. Then each case's question is asked in a new session, in its project an
 SessionStart and the prompt go through the real hook, and what the hook returns is scored.
 
 Scores per category (rules in bench/memeval/scoring.py):
+  - clean: the answer is present (when one is expected), no superseded value is offered as
+    current, nothing bleeds in from another project, no case junk is injected;
   - answer present: every expected value is in the injected text;
   - captured: the expected current value is in a living note (not a digest) the project sees;
   - stale in notes / superseded offered: an old or retracted value stands in a living note, or
@@ -34,6 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,6 +71,16 @@ class CaseResult:
         return bool(self.foreign_blocks or self.foreign_values)
 
     @property
+    def clean(self) -> bool:
+        """The question got what is true now and nothing it should not have."""
+        return (
+            self.answer_present is not False
+            and not self.offered_old
+            and not self.bleed
+            and not self.junk_offered
+        )
+
+    @property
     def chars(self) -> int:
         return len(self.answer.start) + len(self.answer.prompt)
 
@@ -88,6 +101,7 @@ class CaseResult:
             "client": self.case.query.client,
             "project": self.project,
             "question": self.case.query.prompt,
+            "clean": self.clean,
             "answer_present": self.answer_present,
             "captured": self.captured,
             "stale_in_notes": self.stale,
@@ -177,6 +191,7 @@ def summarise(rows: list[CaseResult], unattributed: int = 0) -> dict[str, Any]:
     foreign = sum(b.chars for r in rows for b in r.foreign_blocks)
     return {
         "cases": len(rows),
+        "clean": [sum(r.clean for r in rows), len(rows)],
         "answer_present": [sum(bool(r.answer_present) for r in answered), len(answered)],
         "captured": [sum(bool(r.captured) for r in claimed), len(claimed)],
         "stale_in_notes": [sum(bool(r.stale) for r in with_old), len(with_old)],
@@ -201,6 +216,7 @@ def report_table(results: list[CaseResult], unattributed: list[scoring.JunkLine]
             [
                 cat,
                 str(s["cases"]),
+                _rate(*s["clean"]),
                 _rate(*s["answer_present"]),
                 _rate(*s["captured"]),
                 _rate(*s["stale_in_notes"]) if s["stale_in_notes"][1] else "-",
@@ -215,6 +231,7 @@ def report_table(results: list[CaseResult], unattributed: list[scoring.JunkLine]
         [
             "category",
             "cases",
+            "clean",
             "answer present",
             "captured",
             "stale in notes",
@@ -283,12 +300,17 @@ def print_report(out: dict[str, Any], verbose: bool) -> None:
     )
     print(report_table(results, unattributed))
     print(
-        f"\nanswer present {_rate(*s['answer_present'])}; superseded offered in "
+        f"\nclean (answer present, nothing superseded, no bleed, no junk injected) "
+        f"{_rate(*s['clean'])}; answer present {_rate(*s['answer_present'])}; superseded offered in "
         f"{s['superseded_offered'][0]} of {s['superseded_offered'][1]} cases; bleed in "
         f"{s['bleed'][0]} of {s['bleed'][1]} questions ({s['foreign_chars_share']:.0%} of injected "
         f"chars from other projects); {s['junk_lines']} junk lines in living notes "
         f"({len(unattributed)} not tied to a case); case junk injected in {s['junk_offered']} cases."
     )
+    rules = Counter(j.rule for r in results for j in r.junk_lines)
+    rules.update(j.rule for j in unattributed)
+    if rules:
+        print("junk lines by rule: " + ", ".join(f"{k} {n}" for k, n in rules.most_common()) + ".")
     print(
         f"injected per question: {s['mean_start_chars']:,.0f} chars at session start + "
         f"{s['mean_prompt_chars']:,.0f} with the prompt (mean)."

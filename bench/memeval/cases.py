@@ -2,7 +2,7 @@
 should be given.
 
 A case is a short history (sessions through the hooks, `wikimem remember`/`forget` at the command
-line) and one question asked in a new session afterwards. All cases share ONE home with five
+line) and one question asked in a new session afterwards. All cases share ONE home with six
 projects; days are a fixed calendar (day 1 = Monday 2026-03-02), and a dream runs after each day.
 
 What a case expects (every value is matched loosely: case, spacing and punctuation between its
@@ -52,6 +52,7 @@ PROJECTS = (
     Project("pipeline", "pipeline", "git@gitlab.com:globex/pipeline.git"),
     Project("billing", "billing", "https://github.com/initech/billing.git"),
     Project("dotfiles", "dotfiles-tools", None),
+    Project("infra", "infra", "git@github.com:acme/infra.git"),
 )
 
 
@@ -2008,6 +2009,142 @@ def build_cases() -> list[Case]:
             Query("codex", "web", "tell me what you remember about me"),
             junk=("not sure why the loader",),
             keys=("not sure",),
+        )
+    )
+
+    # -- limits: a note longer than a model prompt shows, more profile notes than it has slots ---
+    topics = (
+        "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november "
+        "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu athena "
+        "boreas ceres demeter eos flora gaia hera iris juno kronos leto maia nyx"
+    ).split()
+
+    def script_rule(t: str) -> str:
+        return (
+            f"The {t} script logs to /var/log/dotfiles/{t}.log and reads its settings from "
+            f"~/.config/{t}/config.toml."
+        )
+
+    parts = [topics[i : i + 10] for i in range(0, 40, 10)]
+    c.append(
+        Case(
+            "limit-long-note",
+            "note limits",
+            "40 conventions in one note (longer than the model prompt shows), then one corrected",
+            (
+                S(
+                    "claude",
+                    "dotfiles",
+                    1,
+                    *(
+                        T(
+                            f"Script conventions, part {n} of 4: "
+                            + " ".join(map(script_rule, part)),
+                            answer="Noted.",
+                            model=tuple(
+                                Put("P/scripts.md", rf"\b{t} script", script_rule(t)) for t in part
+                            ),
+                        )
+                        for n, part in enumerate(parts, 1)
+                    ),
+                ),
+                S(
+                    "codex",
+                    "dotfiles",
+                    3,
+                    T(
+                        "the alpha script logs to journald now instead of its log file, update "
+                        "its unit",
+                        Edit("systemd/alpha.service"),
+                        answer="alpha.service now logs to journald.",
+                        model=(
+                            Put(
+                                "P/scripts.md",
+                                r"\balpha script",
+                                "The alpha script logs to journald since 2026-03-04 (was "
+                                "/var/log/dotfiles/alpha.log until then) and reads its settings "
+                                "from ~/.config/alpha/config.toml.",
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            Query("claude", "dotfiles", "where does the nyx script write its log?"),
+            expect=one("/var/log/dotfiles/nyx.log"),
+            old=("/var/log/dotfiles/alpha.log",),
+            keys=("script logs to", "/var/log/dotfiles"),
+        )
+    )
+    about_me = (
+        ("editor", "I use neovim, not VS Code."),
+        ("shell", "My shell is fish."),
+        ("pull-requests", "I keep pull requests under 400 lines."),
+        ("commit-messages", "I write commit messages in English."),
+        ("schedule", "I block my mornings for focus work, no meetings before 11:00."),
+        ("note-taking", "I take notes in Obsidian."),
+        ("keyboard", "I type on a Colemak layout."),
+        ("code-review", "I review code by checking out the branch locally."),
+        ("terminal", "My terminal is WezTerm."),
+        ("task-runner", "I prefer Makefiles over package.json scripts for tasks."),
+        ("dotfiles", "I keep my dotfiles in ~/src/dotfiles."),
+        ("hardware", "I work on a ThinkPad X1 running Fedora."),
+        ("browser", "I test web pages in Firefox first."),
+    )
+    c.append(
+        Case(
+            "limit-profile-slots",
+            "note limits",
+            "13 profile notes, then a project fact added to a project note the model must see",
+            (
+                S(
+                    "claude",
+                    "infra",
+                    1,
+                    T(
+                        "A few things about how I work, so you stop asking: "
+                        + " ".join(text for _, text in about_me),
+                        answer="Noted, thanks.",
+                        model=tuple(
+                            Put(f"profile/{topic}.md", r".", text) for topic, text in about_me
+                        ),
+                    ),
+                    T(
+                        "The Terraform state for this repo lives in s3://acme-tfstate-prod, never "
+                        "commit state files. Run a plan.",
+                        Run("terraform plan -out plan.bin", True, "Plan: 2 to add, 0 to change"),
+                        answer="The plan adds 2 resources.",
+                        model=(
+                            Put(
+                                "P/environment.md",
+                                r"terraform state",
+                                "The Terraform state lives in s3://acme-tfstate-prod; never commit "
+                                "state files.",
+                            ),
+                        ),
+                    ),
+                ),
+                S(
+                    "codex",
+                    "infra",
+                    3,
+                    T(
+                        "the bastion host is bastion-2.acme.net, use it for ssh from now on. "
+                        "Check that it answers.",
+                        Run("ssh -o BatchMode=yes bastion-2.acme.net true", True, ""),
+                        answer="bastion-2.acme.net answers over ssh.",
+                        model=(
+                            Put(
+                                "P/environment.md",
+                                r"bastion",
+                                "SSH goes through the bastion host bastion-2.acme.net.",
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            Query("claude", "infra", "where is the terraform state kept?"),
+            expect=one("acme-tfstate-prod"),
+            keys=("tfstate", "bastion"),
         )
     )
 

@@ -300,7 +300,6 @@ def gemini_session(sid: str, cwd: str, turns: Sequence[Turn]) -> list[Payload]:
         "session_id": sid,
         "transcript_path": f"/home/user/.gemini/tmp/project/chats/session-{sid[:8]}.jsonl",
         "cwd": cwd,
-        "timestamp": "2026-03-02T09:00:00.000Z",
     }
     out: list[Payload] = [{**base, "hook_event_name": "SessionStart", "source": "startup"}]
     for t in turns:
@@ -351,6 +350,12 @@ def gemini_session(sid: str, cwd: str, turns: Sequence[Turn]) -> list[Payload]:
             }
         )
     out.append({**base, "hook_event_name": "SessionEnd", "reason": "exit"})
+    # Gemini CLI stamps each event when it fires; every hook run for one event shares it, and
+    # wikimem records one delivery per (session, event, timestamp, tool call).
+    for i, payload in enumerate(out):
+        payload["timestamp"] = (
+            f"2026-03-02T09:{i // 60000 % 60:02d}:{i // 1000 % 60:02d}.{i % 1000:03d}Z"
+        )
     return out
 
 

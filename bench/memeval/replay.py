@@ -78,6 +78,7 @@ def _wikimem_env(work: Path, home: str, extra: dict[str, str] | None = None) -> 
         "HOME": str(work / "userhome"),
         "LANG": "C.UTF-8",
         "WIKIMEM_HOME": home,
+        "PYTHONPATH": str(REPO),  # the wikimem beside this bench, whatever is installed
         "GIT_CONFIG_NOSYSTEM": "1",
         "NO_PROXY": "127.0.0.1,localhost",
         "no_proxy": "127.0.0.1,localhost",
