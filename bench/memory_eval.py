@@ -3,7 +3,7 @@
 Scripted multi-session cases (bench/memeval/cases.py: first mention, correction, preference
 change, retraction, pitfall and fix, opposite conventions in two projects, a noisy session,
 `wikimem remember`/`forget`, "since when", releases, one-off command variants, passing states
-that are not facts about the person) are replayed into ONE home with five projects (distinct git
+that are not facts about the person) are replayed into ONE home with six projects (distinct git
 remotes, one without a remote) through the installed hook command and `wikimem dream` after
 each day. Then each case's question is asked in a new session, in its project and client:
 SessionStart and the prompt go through the real hook, and what the hook returns is scored.
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sys
 import tempfile
@@ -251,6 +252,7 @@ def run_backend(
             print(f"  [{backend}] {text}", file=sys.stderr, flush=True)
 
     started = time.perf_counter()
+    cpu_before = _cpu()
     model_stats: dict[str, Any] | None = None
     saved = work / "run.json"
     if reuse:
@@ -282,11 +284,20 @@ def run_backend(
     return {
         "backend": backend,
         "seconds": seconds,
+        "cpu_seconds": _cpu() - cpu_before,
         "run": run,
         "results": results,
         "unattributed": unattributed,
         "model": model_stats,
     }
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children: on a shared machine the wall
+    clock says more about the neighbours than about the bench."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def print_report(out: dict[str, Any], verbose: bool) -> None:
@@ -296,7 +307,7 @@ def print_report(out: dict[str, Any], verbose: bool) -> None:
     s = summarise(results, len(unattributed))
     print(
         f"\n## backend: {out['backend']} — {len(results)} cases, {run.hook_calls:,} hook calls, "
-        f"{len(run.dreams)} dreams, {out['seconds']:.0f} s\n"
+        f"{len(run.dreams)} dreams, {out['seconds']:.0f} s ({out['cpu_seconds']:.0f} s CPU)\n"
     )
     print(report_table(results, unattributed))
     print(
@@ -383,6 +394,7 @@ def as_json(out: dict[str, Any]) -> dict[str, Any]:
     return {
         "backend": out["backend"],
         "seconds": round(out["seconds"], 1),
+        "cpu_seconds": round(out["cpu_seconds"], 1),
         "summary": summarise(results, len(unattributed)),
         "by_category": {
             c: summarise([r for r in results if r.case.category == c]) for c in categories

@@ -34,9 +34,11 @@ DAYS = {
     2: "2026-03-03",
     3: "2026-03-04",
     4: "2026-03-05",
-    5: "2026-03-06",  # questions are asked on day 5, after the last dream
+    5: "2026-03-06",  # days 5 and 6: only the profile-slots case, so its effect stays its own
+    6: "2026-03-07",
+    7: "2026-03-08",  # questions are asked on day 7, after the last dream
 }
-QUESTION_DAY = 5
+QUESTION_DAY = 7
 
 
 @dataclass(frozen=True)
@@ -2094,20 +2096,12 @@ def build_cases() -> list[Case]:
         Case(
             "limit-profile-slots",
             "note limits",
-            "13 profile notes, then a project fact added to a project note the model must see",
+            "a project fact, then 13 profile notes, then a new fact for the same project note",
             (
                 S(
                     "claude",
                     "infra",
                     1,
-                    T(
-                        "A few things about how I work, so you stop asking: "
-                        + " ".join(text for _, text in about_me),
-                        answer="Noted, thanks.",
-                        model=tuple(
-                            Put(f"profile/{topic}.md", r".", text) for topic, text in about_me
-                        ),
-                    ),
                     T(
                         "The Terraform state for this repo lives in s3://acme-tfstate-prod, never "
                         "commit state files. Run a plan.",
@@ -2124,9 +2118,22 @@ def build_cases() -> list[Case]:
                     ),
                 ),
                 S(
+                    "claude",
+                    "infra",
+                    5,
+                    T(
+                        "A few things about how I work, so you stop asking: "
+                        + " ".join(text for _, text in about_me),
+                        answer="Noted, thanks.",
+                        model=tuple(
+                            Put(f"profile/{topic}.md", r".", text) for topic, text in about_me
+                        ),
+                    ),
+                ),
+                S(
                     "codex",
                     "infra",
-                    3,
+                    6,
                     T(
                         "the bastion host is bastion-2.acme.net, use it for ssh from now on. "
                         "Check that it answers.",
