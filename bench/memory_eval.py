@@ -3,7 +3,8 @@
 Scripted multi-session cases (bench/memeval/cases.py: first mention, correction, preference
 change, retraction, pitfall and fix, opposite conventions in two projects, a noisy session,
 `wikimem remember`/`forget`, "since when", releases, one-off command variants, passing states
-that are not facts about the person) are replayed into ONE home with six projects (distinct git
+that are not facts about the person, a note longer than a model prompt shows and more profile
+notes than it has slots) are replayed into ONE home with six projects (distinct git
 remotes, one without a remote) through the installed hook command and `wikimem dream` after
 each day. Then each case's question is asked in a new session, in its project and client:
 SessionStart and the prompt go through the real hook, and what the hook returns is scored.

@@ -27,6 +27,8 @@ def test_values_match_whole_words_with_any_punctuation_between() -> None:
     assert scoring.present("Indent with 2-space tabs", ("2 space",))
     assert not scoring.present("port 93001", ("9300",))
     assert not scoring.present("grafana.acme.dev", ("acme-devx",))
+    assert not scoring.present("All tests live under tests/", ("__tests__",))
+    assert scoring.present("never in src/__tests__/", ("__tests__",))
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 
 Values. A value ("9300", "Europe/Lisbon", "2-space") matches text when its words appear in order,
 separated by nothing but spaces and punctuation, case ignored, and not inside a longer word
-(`matcher`). "localhost:5055" matches "localhost 5055"; "9300" does not match "93001".
+(`matcher`; underscores are part of a word). "localhost:5055" matches "localhost 5055"; "9300"
+does not match "93001"; "__tests__" does not match "tests".
 
 Offered as current. An occurrence of a superseded or retracted value is *marked as past* when
   (a) it sits under a heading that says so (History, Superseded, Previously, Past, Retired,
@@ -52,11 +53,12 @@ from functools import lru_cache
 
 @lru_cache(maxsize=4096)
 def matcher(value: str) -> re.Pattern[str]:
-    words = re.findall(r"[a-z0-9]+", value.lower())
+    # Underscores belong to a word: `__tests__` is not the word "tests", `vat_2025` is one word.
+    words = [w for w in re.findall(r"[a-z0-9_]+", value.lower()) if w.strip("_")]
     if not words:
         raise ValueError(f"value {value!r} has no words")
     body = r"[\W_]*".join(re.escape(w) for w in words)
-    return re.compile(rf"(?<![a-z0-9]){body}(?![a-z0-9])")
+    return re.compile(rf"(?<![a-z0-9_]){body}(?![a-z0-9_])")
 
 
 def present(text: str, alternatives: tuple[str, ...]) -> bool:
@@ -200,7 +202,9 @@ _TRANSIENT = re.compile(
 _CLIPPED = re.compile(r"note clipped|wikimem truncated|\[…\]|\[\.\.\.\]")
 _TABLE_RULE = re.compile(r"^\|[\s|:-]+\|$")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_PROVENANCE = re.compile(r"\((?:stated|noted|seen|since|was)\b[^()]*(?:\([^()]*\)[^()]*)*\)")
+_PROVENANCE = re.compile(
+    r"\((?:stated|noted|seen|since|was)\b[^()]*(?:\([^()]*\)[^()]*)*\)|\(\[\[[^\]]*\]\]\)"
+)
 
 
 @dataclass(frozen=True)
