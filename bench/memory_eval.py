@@ -334,9 +334,10 @@ def print_report(out: dict[str, Any], verbose: bool) -> None:
     if out["model"]:
         m = out["model"]
         print(
-            f"scripted model: {m['requests']} requests, {m['corrections']} correction rounds, "
-            f"{m['turns_applied']} scripted turns applied; rewrote {len(m['blind_rewrites'])} "
-            f"notes it was not shown, {len(m['clipped_rewrites'])} it was shown clipped; "
+            f"scripted model ({m.get('protocol') or '?'} protocol): {m['requests']} requests, "
+            f"{m['corrections']} correction rounds, {m['turns_applied']} scripted turns applied; "
+            f"changed {len(m['blind_rewrites'])} notes it was not shown and "
+            f"{len(m['clipped_rewrites'])} it was shown clipped; "
             f"{len(m['digest_collisions'])} digest paths shared by two sessions."
         )
     if run.slow_hooks:

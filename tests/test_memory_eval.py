@@ -224,6 +224,34 @@ def test_the_scripted_model_counts_a_note_it_must_change_but_was_not_shown() -> 
     assert model.stats.blind_rewrites == ["projects/acme-api/env.md"]
 
 
+def test_under_the_claims_protocol_the_scripted_model_claims_and_retracts() -> None:
+    model = ScriptedModel(
+        [
+            (
+                "moved to 9300",
+                (Put("P/env.md", r"metrics (collector|agent)", "Collector on 9300."),),
+            ),
+            ("forget the vpn", (Drop("P/env.md", r"vpn"),)),
+        ]
+    )
+    shown = "\n### projects/acme-api/env.md\n```markdown\n---\ntitle: Env\n---\n- Sandbox needs VPN.\n```\n"
+    events = (
+        "### session codex:019d7a2e (codex, started 2026-03-04 09:00 UTC)\n"
+        "[09:00] user: moved to 9300\n[09:01] user: forget the vpn\n"
+    )
+    ops = model.operations(_prompt(shown, events, "- projects/acme-api/env.md — Env"), claims=True)
+    assert ops == [
+        {
+            "op": "claim",
+            "path": "projects/acme-api/env.md",
+            "subject": "metrics collector",
+            "text": "Collector on 9300.",
+            "sources": ["codex:019d7a2e"],
+        },
+        {"op": "retract", "path": "projects/acme-api/env.md", "text": "Sandbox needs VPN."},
+    ]
+
+
 # -- end to end, one case -------------------------------------------------------------------------
 
 

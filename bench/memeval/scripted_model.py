@@ -3,16 +3,18 @@
 `wikimem dream --backend anthropic` talks to it over HTTP (`ANTHROPIC_BASE_URL`), so the whole
 model path runs for real: chunking, the prompt, the tool call, validation, the correction round,
 the gate, the commit. The answers are scripted per turn (`Turn.model`: `Put` a claim on a
-subject, `Drop` one) and applied the way a careful model would, using only what the prompt shows:
+subject, `Drop` one) and given the way a careful model would, using only what the prompt shows:
 
   - the chunk's project comes from the prompt's `Project:` line, a turn is recognised by its
     prompt text in the rendered events, and its claims go to that project's notes or the profile;
-  - an existing note is rewritten from the text the prompt shows (bullets on the same subject
-    replaced, the rest kept). A note the catalogue lists but the prompt does not show is
-    rewritten blind, and a note shown clipped loses what was clipped; both are counted, because
-    they are where the model path loses data;
-  - one digest per session, named as the prompt's rules say (the date and the session prefix the
-    event headers give), with the first request and the last answer;
+  - when the tool offers `claim`/`retract` operations (the claims protocol), each `Put` is one
+    `claim` (its subject named after the subject pattern) and each `Drop` a `retract` quoting the
+    claim as the prompt shows it; wikimem writes the digests itself;
+  - otherwise (the upsert protocol), an existing note is rewritten whole from the text the prompt
+    shows (bullets on the same subject replaced, the rest kept), and one digest per session is
+    written, named as the prompt's rules say (the date and the session prefix of the headers);
+  - either way, notes it had to change without seeing them whole (not shown, or clipped) are
+    counted: under the upsert protocol that is where data is lost;
   - a correction round gets the same answer again.
 """
 
@@ -28,7 +30,7 @@ from typing import Any
 
 from memeval.cases import Drop, Put
 
-_NOTE_BLOCK = re.compile(r"\n### (\S+)\n```markdown\n(.*?)\n```\n", re.S)
+_NOTE_BLOCK = re.compile(r"\n### (\S+)([^\n]*)\n```markdown\n(.*?)\n```\n", re.S)
 _SESSION_HEAD = re.compile(
     r"^### session (?P<client>[\w-]+):(?P<prefix>\S+) \((?P<name>[\w-]+), started "
     r"(?P<date>\d{4}-\d\d-\d\d)",
@@ -40,6 +42,17 @@ _CLIENT_NAMES = {
     "cursor": "Cursor",
     "gemini": "Gemini CLI",
 }
+
+
+def subject_label(pattern: str, fallback: str) -> str:
+    """A readable subject from a subject pattern: `staging (box|host)` -> "staging box"; the
+    longest top-level alternative wins. The same pattern always gives the same label, so a
+    correction names the subject its first statement named."""
+    simple = re.sub(r"\(([^()|]*)(?:\|[^()]*)?\)", r"\1", pattern)
+    simple = simple.replace(".*", " ").replace("\\b", "").replace("\\.", ".")
+    alternatives = [re.sub(r"[?*+^$\\\[\]]", "", a).strip() for a in simple.split("|")]
+    best = " ".join(max(alternatives, key=len, default="").split())
+    return best if re.search(r"\w", best) else fallback
 
 
 def marker(prompt: str) -> str:
@@ -61,8 +74,9 @@ class Stats:
     requests: int = 0
     corrections: int = 0
     turns_applied: int = 0
-    blind_rewrites: list[str] = field(default_factory=list)  # notes rewritten without being shown
-    clipped_rewrites: list[str] = field(default_factory=list)  # notes rewritten from a clipped view
+    protocol: str = ""  # "claims" (claim/retract offered) or "upserts"
+    blind_rewrites: list[str] = field(default_factory=list)  # notes changed without being shown
+    clipped_rewrites: list[str] = field(default_factory=list)  # notes changed from a clipped view
     digest_collisions: list[str] = field(default_factory=list)  # two sessions, one digest path
 
     def as_dict(self) -> dict[str, Any]:
@@ -118,8 +132,8 @@ class ScriptedModel:
             first = messages[0]["content"] if messages else ""
             if isinstance(first, list):
                 first = "".join(b.get("text", "") for b in first if isinstance(b, dict))
-            operations = self.operations(str(first))
             tools = request.get("tools") or [{"name": "apply_operations"}]
+            operations = self.operations(str(first), claims="claim" in _op_names(tools[0]))
             n = self.stats.requests
             return {
                 "id": f"msg_scripted_{n}",
@@ -146,13 +160,22 @@ class ScriptedModel:
 
     # -- the good model ------------------------------------------------------------------------
 
-    def operations(self, prompt: str) -> list[dict[str, Any]]:
+    def operations(self, prompt: str, claims: bool = False) -> list[dict[str, Any]]:
+        self.stats.protocol = "claims" if claims else "upserts"
         project_m = re.search(r"^Project: (\S+)", prompt, re.M)
         project = project_m.group(1) if project_m else "unknown"
         head, _, events = prompt.partition("## New events since the last consolidation")
-        shown = {m.group(1): m.group(2) for m in _NOTE_BLOCK.finditer(head)}
+        shown: dict[str, str] = {}
+        for m in _NOTE_BLOCK.finditer(head):
+            text = m.group(3)
+            if "CLIPPED" in m.group(2):
+                text = text.rstrip().removesuffix("[…]") + "\n[… note clipped for this prompt …]"
+            shown[m.group(1)] = text
         catalogue = set(re.findall(r"^- (\S+\.md) — ", head, re.M))
         notes: dict[str, WorkingNote] = {}
+        sessions = self._sessions(events)
+        if claims:
+            return self._claims(project, shown, catalogue, sessions)
 
         def note(path: str) -> WorkingNote:
             if path not in notes:
@@ -169,7 +192,6 @@ class ScriptedModel:
                     notes[path] = WorkingNote(path, _default_title(path, project), _kind(path), [])
             return notes[path]
 
-        sessions = self._sessions(events)
         for _, _, _, text in sessions:
             for mark, ops in self.turns:
                 if f"user: {mark}" not in text:
@@ -209,6 +231,59 @@ class ScriptedModel:
             out.append(self._digest(project, client, prefix, date, text))
         return out
 
+    def _claims(
+        self,
+        project: str,
+        shown: dict[str, str],
+        catalogue: set[str],
+        sessions: list[tuple[str, str, str, str]],
+    ) -> list[dict[str, Any]]:
+        """The claims protocol: one `claim` per Put, one `retract` per Drop; no digests."""
+        out: list[dict[str, Any]] = []
+        for client, prefix, _, text in sessions:
+            for mark, ops in self.turns:
+                if f"user: {mark}" not in text:
+                    continue
+                self.stats.turns_applied += 1
+                for op in ops:
+                    if not isinstance(op, Put | Drop):
+                        continue
+                    path = op.note.replace("P/", f"projects/{project}/", 1)
+                    if path in catalogue and path not in shown:
+                        self.stats.blind_rewrites.append(path)
+                    elif path in shown and "note clipped" in shown[path]:
+                        self.stats.clipped_rewrites.append(path)
+                    stem = path.rsplit("/", 1)[-1][:-3].replace("-", " ")
+                    if isinstance(op, Put):
+                        claim: dict[str, Any] = {
+                            "op": "claim",
+                            "path": path,
+                            "subject": subject_label(op.subject, stem),
+                            "text": op.line,
+                            "sources": [f"{client}:{prefix}"],
+                        }
+                        if path not in catalogue:
+                            claim["title"] = _default_title(path, project)
+                        out.append(claim)
+                    else:
+                        out.append(
+                            {
+                                "op": "retract",
+                                "path": path,
+                                "text": self._quote(shown.get(path, ""), op, stem),
+                            }
+                        )
+        return out
+
+    @staticmethod
+    def _quote(note: str, op: Drop, fallback: str) -> str:
+        """The claim a retraction names, as the prompt shows it (else its subject)."""
+        subject = re.compile(op.subject, re.I)
+        for line in _split_note(note)[2] if note else []:
+            if line.startswith("- ") and subject.search(line):
+                return line[2:].strip()
+        return subject_label(op.subject, fallback)
+
     def _sessions(self, events: str) -> list[tuple[str, str, str, str]]:
         """(client, session prefix, date, rendered lines) per session of the chunk."""
         heads = list(_SESSION_HEAD.finditer(events))
@@ -243,6 +318,15 @@ class ScriptedModel:
             "body": body,
             "sources": [f"{client}:{prefix}"],
         }
+
+
+def _op_names(tool: dict[str, Any]) -> list[str]:
+    """The operation names the tool's input schema offers (empty when it does not say)."""
+    try:
+        items = tool["input_schema"]["properties"]["operations"]["items"]
+        return list(items["properties"]["op"]["enum"])
+    except (KeyError, TypeError):
+        return []
 
 
 class MessagesServer:
