@@ -1,0 +1,269 @@
+"""Replaying the cases into ONE home and asking the questions.
+
+Everything goes through the installed forms: the hook command `wikimem install` writes
+(`python -I -S …/wikimem/hookentry.py <client> --home H`, run in the project's directory with a
+payload on stdin), and the `wikimem` command line (`init`, `remember`, `forget`, `dream`). The
+bench reads only what a user could read: the hooks' stdout, memory/ on disk, state/errors.log.
+
+Two liberties, both stated in the report:
+  - the hook stamps records with the wall clock; after each scripted day the bench rewrites the
+    day's new records' `ts` in place (same length, order kept) to that day of a fixed calendar,
+    so relative dates have a known anchor and the results do not depend on today's date;
+  - hooks run with `WIKIMEM_HOOK_DEADLINE=5` so a busy machine cannot cut an injection short and
+    change the scores; hooks slower than the default deadline (0.75 s) are counted and reported.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memeval.cases import DAYS, PROJECTS, QUESTION_DAY, Case, Cli, Session
+from memeval.clients import CLIENTS, Turn
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_DEADLINE = 0.75
+_TS = re.compile(rb'(?m)^(\{"v":\d+,"ts":)"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z"')
+
+
+@dataclass
+class Answer:
+    """What the question's session was given."""
+
+    start: str = ""
+    prompt: str = ""
+
+    @property
+    def text(self) -> str:
+        return "\n".join(t for t in (self.start, self.prompt) if t)
+
+
+@dataclass
+class Run:
+    home: str
+    slugs: dict[str, str]
+    answers: dict[str, Answer] = field(default_factory=dict)
+    hook_calls: int = 0
+    slow_hooks: int = 0
+    hook_seconds: float = 0.0
+    dreams: list[dict[str, Any]] = field(default_factory=list)
+    cli_errors: list[str] = field(default_factory=list)
+    errors_log: list[str] = field(default_factory=list)
+
+
+def save_run(run: Run, path: Path) -> None:
+    data = dict(run.__dict__)
+    data["answers"] = {k: a.__dict__ for k, a in run.answers.items()}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def load_run(path: Path) -> Run:
+    data = json.loads(path.read_text())
+    data["answers"] = {k: Answer(**a) for k, a in data["answers"].items()}
+    return Run(**data)
+
+
+def _wikimem_env(work: Path, home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(work / "userhome"),
+        "LANG": "C.UTF-8",
+        "WIKIMEM_HOME": home,
+        "PYTHONPATH": str(REPO),  # the wikimem beside this bench, whatever is installed
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "NO_PROXY": "127.0.0.1,localhost",
+        "no_proxy": "127.0.0.1,localhost",
+    }
+    if extra:
+        env.update(extra)
+    return env
+
+
+class Replayer:
+    def __init__(
+        self, work: Path, cases: list[Case], dream_args: list[str], dream_env: dict[str, str]
+    ) -> None:
+        self.work = work
+        self.cases = cases
+        self.dream_args = dream_args
+        self.dream_env = dream_env
+        self.home = str(work / "home")
+        self.repos: dict[str, Path] = {}
+        self.counter = 0
+        self.run = Run(self.home, {})
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        (self.work / "userhome").mkdir(parents=True, exist_ok=True)
+        from wikimem.capture.project import project_slug
+
+        for p in PROJECTS:
+            repo = self.work / "repos" / p.directory
+            repo.mkdir(parents=True, exist_ok=True)
+            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+            if p.remote:
+                subprocess.run(
+                    ["git", "-C", str(repo), "remote", "add", "origin", p.remote], check=True
+                )
+            self.repos[p.key] = repo
+            self.run.slugs[p.key] = project_slug(str(repo))
+        self.cli(None, ["init", "--home", self.home])
+        config = Path(self.home) / "config.toml"
+        text = config.read_text() if config.exists() else ""
+        if re.search(r"(?m)^# auto = true.*$", text):
+            text = re.sub(r"(?m)^# auto = true.*$", "auto = false", text, count=1)
+        else:
+            text = "[dream]\nauto = false\n"
+        config.write_text(text)
+
+    def fill(self, text: str) -> str:
+        return re.sub(r"\{\{(\w+)\}\}", lambda m: self.run.slugs[m.group(1)], text)
+
+    # -- the installed commands ----------------------------------------------------------------
+
+    def cli(
+        self, project: str | None, args: list[str], extra_env: dict[str, str] | None = None
+    ) -> str:
+        cwd = self.repos[project] if project else self.work
+        proc = subprocess.run(
+            [sys.executable, "-m", "wikimem", *args],
+            cwd=cwd,
+            env=_wikimem_env(self.work, self.home, extra_env),
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            self.run.cli_errors.append(
+                f"wikimem {' '.join(args)} (exit {proc.returncode}): {proc.stderr.strip()[-500:]}"
+            )
+        return proc.stdout
+
+    def hook(self, client: str, project: str, payload: dict[str, Any]) -> str:
+        from wikimem.harness.install import hook_command
+        from wikimem.home import Home
+
+        command = shlex.split(hook_command(client, Home(self.home)))
+        env = _wikimem_env(self.work, self.home, {"WIKIMEM_HOOK_DEADLINE": "5"})
+        env.pop("WIKIMEM_HOME")  # the installed command names its home itself
+        start = time.perf_counter()
+        proc = subprocess.run(
+            command,
+            input=json.dumps(payload).encode(),
+            capture_output=True,
+            cwd=self.repos[project],
+            env=env,
+            timeout=30,
+        )
+        took = time.perf_counter() - start
+        self.run.hook_calls += 1
+        self.run.hook_seconds += took
+        self.run.slow_hooks += took > DEFAULT_DEADLINE
+        if proc.returncode != 0:
+            raise RuntimeError(f"hook {client} exited {proc.returncode}: {proc.stderr[-300:]!r}")
+        return proc.stdout.decode("utf-8", "replace")
+
+    def next_id(self, client: str) -> str:
+        self.counter += 1
+        return CLIENTS[client].session_id(self.counter)
+
+    # -- days --------------------------------------------------------------------------------------
+
+    def replay_session(self, s: Session) -> None:
+        spec = CLIENTS[s.client]
+        cwd = str(self.repos[s.project])
+        turns = [Turn(self.fill(t.prompt), t.steps, t.answer, t.model) for t in s.turns]
+        for payload in spec.session(self.next_id(s.client), cwd, turns):
+            self.hook(s.client, s.project, payload)
+
+    def day(self, day: int) -> None:
+        before = self._event_sizes()
+        for case in self.cases:
+            for item in case.history:
+                if item.day != day:
+                    continue
+                if isinstance(item, Session):
+                    self.replay_session(item)
+                elif isinstance(item, Cli):
+                    self.cli(item.project, [self.fill(a) for a in item.args])
+        self._redate(before, DAYS[day])
+        out = self.cli(None, ["dream", "--json", *self.dream_args], self.dream_env)
+        try:
+            result = json.loads(out) if out.strip() else {}
+        except ValueError:
+            result = {"unparsed": out[-500:]}
+        result["day"] = DAYS[day]
+        self.run.dreams.append(result)
+
+    def ask(self) -> None:
+        before = self._event_sizes()
+        for case in self.cases:
+            q = case.query
+            spec = CLIENTS[q.client]
+            answer = Answer()
+            payloads = spec.opening(
+                self.next_id(q.client), str(self.repos[q.project]), self.fill(q.prompt)
+            )
+            answer.start = spec.injected(self.hook(q.client, q.project, payloads[0]))
+            out = self.hook(q.client, q.project, payloads[1])
+            answer.prompt = spec.injected(out) if spec.prompt_injects else ""
+            self.run.answers[case.id] = answer
+        self._redate(before, DAYS[QUESTION_DAY])
+
+    def replay(self, progress: Callable[[str], None] | None = None) -> Run:
+        self.setup()
+        days = sorted({item.day for c in self.cases for item in c.history})
+        for d in days:
+            self.day(d)
+            if progress:
+                progress(f"day {d} ({DAYS[d]}) replayed and dreamed")
+        self.ask()
+        errors = Path(self.home) / "state" / "errors.log"
+        if errors.exists():
+            self.run.errors_log = errors.read_text(errors="replace").splitlines()
+        return self.run
+
+    # -- the calendar ------------------------------------------------------------------------------
+
+    def _event_sizes(self) -> dict[str, int]:
+        events = Path(self.home) / "events"
+        if not events.is_dir():
+            return {}
+        return {p.name: p.stat().st_size for p in events.glob("*.jsonl")}
+
+    def _redate(self, before: dict[str, int], day: str) -> None:
+        """Give the records appended since `before` timestamps on `day`, one second apart, in
+        their append order (same length: byte offsets, and so the watermark, stay valid)."""
+        events = Path(self.home) / "events"
+        seconds = 9 * 3600
+        for path in sorted(events.glob("*.jsonl")):
+            start = before.get(path.name, 0)
+            with open(path, "r+b") as fh:
+                fh.seek(start)
+                data = fh.read()
+
+                def stamp(m: re.Match[bytes]) -> bytes:
+                    nonlocal seconds
+                    h, rest = divmod(seconds, 3600)
+                    mi, s = divmod(rest, 60)
+                    seconds += 1
+                    return m.group(1) + f'"{day}T{h:02d}:{mi:02d}:{s:02d}.000000Z"'.encode()
+
+                new, found = _TS.subn(stamp, data)
+                records = data.count(b"\n")
+                if found != records or len(new) != len(data):
+                    raise RuntimeError(
+                        f"cannot re-date {path.name}: {found} timestamps in {records} records "
+                        "(has the record format changed?)"
+                    )
+                fh.seek(start)
+                fh.write(new)
