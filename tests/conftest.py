@@ -1,8 +1,10 @@
 """Shared test setup: every test runs against a temporary home and a temporary $HOME.
 
-Tests never touch the real home directory or the network: the autouse fixture below points
-WIKIMEM_HOME, HOME, CODEX_HOME and git's global config into tmp_path and fails loudly if the
-memory home would resolve anywhere else. Git runs for real, with a fixed identity.
+Tests never touch the real home directory or the network: the autouse fixture below removes
+every variable of the developer's environment that could steer wikimem, git, an SDK or rich
+(LEAKY_ENV*), points WIKIMEM_HOME, HOME, CODEX_HOME and git's global config into tmp_path and
+fails loudly if the memory home would resolve anywhere else. Git runs for real, with a fixed
+identity.
 """
 
 from __future__ import annotations
@@ -28,6 +30,45 @@ FIXTURES = REPO / "tests" / "fixtures"
 SHARED = REPO.parent / "shared"
 REAL_HOME = os.path.expanduser("~")
 
+# What a developer's shell, a CI runner or a harness session may export that would reach
+# wikimem, git, the SDKs or rich inside a test: every test starts without any of it.
+LEAKY_ENV_PREFIXES = (
+    "WIKIMEM_",  # the memory home, hook deadlines, fault injection, debug tracebacks
+    "GIT_",  # GIT_DIR/GIT_INDEX_FILE (set inside git hooks), identities, dates, -c parameters
+    "ANTHROPIC_",  # key, base URL, auth token, model: the SDK reads them
+    "CLAUDE",  # CLAUDECODE, CLAUDE_CONFIG_DIR, CLAUDE_PROJECT_DIR, CLAUDE_CODE_*
+    "CODEX_",
+    "CURSOR_",
+    "GEMINI_",
+    "GOOGLE_",
+    "OPENAI_",
+    "XDG_CONFIG_",  # git and the harnesses read config from XDG_CONFIG_HOME
+    "XDG_DATA_",
+    "XDG_STATE_",
+    "XDG_CACHE_",
+)
+LEAKY_ENV = frozenset(
+    {
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "HTTP_PROXY",  # the SDKs' HTTP clients honour proxies, even for a local test server
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "NO_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+        "no_proxy",
+        "FORCE_COLOR",  # rich and others colour even a pipe with these
+        "CLICOLOR_FORCE",
+        "PY_COLORS",
+        "TTY_COMPATIBLE",
+        "TTY_INTERACTIVE",
+    }
+)
+KEEP_ENV = frozenset({"WIKIMEM_REQUIRE_E2E"})  # CI's own switch (tests/e2e/conftest.py)
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -38,6 +79,9 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     gitconfig.write_text(
         "[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n"
     )
+    for var in list(os.environ):
+        if var not in KEEP_ENV and (var in LEAKY_ENV or var.startswith(LEAKY_ENV_PREFIXES)):
+            monkeypatch.delenv(var)
     monkeypatch.setenv("HOME", str(userhome))
     monkeypatch.setenv("WIKIMEM_HOME", str(home))
     monkeypatch.setenv("CODEX_HOME", str(userhome / ".codex"))

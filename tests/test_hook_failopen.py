@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -134,10 +135,15 @@ def test_home_that_is_a_file_fails_open_without_traceback(tmp_path: Path) -> Non
 
 
 def test_held_lock_gives_up_at_the_deadline(isolated_home: Path) -> None:
-    run_hook("claude", payload("claude_Stop"))  # creates today's file
-    [events_file] = list((isolated_home / "events").glob("*.jsonl"))
-    with open(events_file, "a") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
+    run_hook("claude", payload("claude_Stop"))  # creates the events folder
+    # The hook writes to the file of its UTC day: hold today's and tomorrow's, so a run that
+    # straddles midnight still meets a held lock.
+    now = time.time()
+    days = {time.strftime("%Y-%m-%d", time.gmtime(now + d * 86400)) for d in (0, 1)}
+    with ExitStack() as held:
+        for day in days:
+            fh = held.enter_context(open(isolated_home / "events" / f"{day}.jsonl", "a"))
+            fcntl.flock(fh, fcntl.LOCK_EX)
         start = time.monotonic()
         proc = run_hook("claude", payload("claude_Stop"), env=hook_env(WIKIMEM_HOOK_DEADLINE="0.3"))
         elapsed = time.monotonic() - start
