@@ -321,6 +321,7 @@ def test_injected_runner_gets_the_command_and_input(tmp_path: Path) -> None:
     assert kw["input"].startswith(USER)
     assert kw["timeout"] == 42.0
     assert kw["text"] is True
+    assert kw["encoding"] == "utf-8"  # claude's pipes are UTF-8 whatever the user's locale
     assert len(proposal.operations) == 1
 
 

@@ -16,8 +16,9 @@ def main() -> None:
         from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
-    from wikimem.cli import app
+    from wikimem.cli import app, tolerate_narrow_encodings
 
+    tolerate_narrow_encodings()
     app(prog_name="wikimem")
 
 

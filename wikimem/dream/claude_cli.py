@@ -245,6 +245,8 @@ class ClaudeCliBackend:
                     input=stdin,
                     capture_output=True,
                     text=True,
+                    encoding="utf-8",  # claude speaks UTF-8 whatever the user's locale is
+                    errors="replace",
                     timeout=self.timeout,
                     cwd=cwd,
                     env=_child_env(),
