@@ -19,24 +19,26 @@ ASCII_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOC
 SAID = "Deploys go out blue→green on Fly, never on Fridays 🚫"
 
 
-def wikimem(*args: str) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
+def wikimem(*args: str, **env: str) -> subprocess.CompletedProcess[bytes]:
+    inherited = {k: v for k, v in os.environ.items() if k != "PYTHONIOENCODING"}
     return subprocess.run(
         [sys.executable, "-m", "wikimem", *args],
         capture_output=True,
         cwd=os.environ["HOME"],
-        env={**env, **ASCII_LOCALE},
+        env={**inherited, **ASCII_LOCALE, **env},
     )
+
+
+def record_prompt(home: Path) -> None:
+    prompt = {**payload("claude_UserPromptSubmit"), "prompt": f"Remember: {SAID}"}
+    assert run_hook("claude", prompt, env={**os.environ, **ASCII_LOCALE}).returncode == 0
+    assert [r.get("prompt") for r in records(home)] == [f"Remember: {SAID}"]
 
 
 def test_a_non_ascii_prompt_is_recorded_dreamt_and_found_under_an_ascii_locale(
     home: Path,
 ) -> None:
-    prompt = {**payload("claude_UserPromptSubmit"), "prompt": f"Remember: {SAID}"}
-    env = {**os.environ, **ASCII_LOCALE}
-    assert run_hook("claude", prompt, env=env).returncode == 0
-    assert [r.get("prompt") for r in records(home)] == [f"Remember: {SAID}"]
-
+    record_prompt(home)
     dream = wikimem("dream")
     assert dream.returncode == 0, dream.stderr
     assert b"Traceback" not in dream.stderr and b"internal error" not in dream.stderr
@@ -50,3 +52,16 @@ def test_a_non_ascii_prompt_is_recorded_dreamt_and_found_under_an_ascii_locale(
     shown = wikimem("show", hits[0]["path"])
     assert shown.returncode == 0, shown.stderr
     assert b"blue?green" in shown.stdout  # what the terminal cannot show becomes `?`
+
+
+def test_a_dream_killed_after_its_commit_keeps_its_notes_under_an_ascii_locale(home: Path) -> None:
+    record_prompt(home)
+    assert wikimem("dream", WIKIMEM_CRASH_AT="after_commit").returncode == 137
+    assert wikimem("dream").returncode == 0  # recovers: the commit was made, nothing to undo
+    memory = home / "memory"
+    status = subprocess.run(
+        ["git", "-C", str(memory), "status", "--porcelain"], capture_output=True, check=True
+    )
+    assert status.stdout == b""
+    notes = [p.read_text(encoding="utf-8") for p in memory.rglob("*.md") if ".git" not in p.parts]
+    assert any("blue→green" in text for text in notes)

@@ -260,7 +260,12 @@ class Store:
                     break
 
     def file_at(self, rel: str, rev: str = "HEAD") -> str | None:
+        # Bytes, decoded as the notes are written (UTF-8): GitPython would decode with the
+        # locale's encoding, and a Latin-1 locale then saw every committed note as changed.
         try:
-            return str(self.repo.git.show(f"{rev}:{rel}", strip_newline_in_stdout=False))
+            data = self.repo.git.show(
+                f"{rev}:{rel}", strip_newline_in_stdout=False, stdout_as_string=False
+            )
         except git.GitCommandError:
             return None
+        return bytes(data).decode("utf-8", "replace")
