@@ -10,6 +10,7 @@ identity.
 from __future__ import annotations
 
 import json
+import locale
 import os
 import subprocess
 import sys
@@ -65,9 +66,23 @@ LEAKY_ENV = frozenset(
         "PY_COLORS",
         "TTY_COMPATIBLE",
         "TTY_INTERACTIVE",
+        "LANGUAGE",  # translated git messages; LC_ALL is set instead (TEST_LOCALE)
+        "PYTHONIOENCODING",
+        "PYTHONUTF8",
+        "PYTHONCOERCECLOCALE",
     }
 )
 KEEP_ENV = frozenset({"WIKIMEM_REQUIRE_E2E"})  # CI's own switch (tests/e2e/conftest.py)
+
+# The suite's own text (subprocess output read with text=True, files opened without an
+# encoding, ../shared's mock servers) is UTF-8 whatever the developer's locale, and the autouse
+# fixture gives every child process the same locale. tests/test_locale.py runs wikimem under a
+# non-UTF-8 locale on purpose.
+TEST_LOCALE = "C.UTF-8"
+try:
+    locale.setlocale(locale.LC_CTYPE, TEST_LOCALE)
+except locale.Error:
+    pass  # no C.UTF-8 here: children fall back to C, where Python reads and writes UTF-8
 
 
 @pytest.fixture(autouse=True)
@@ -82,6 +97,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     for var in list(os.environ):
         if var not in KEEP_ENV and (var in LEAKY_ENV or var.startswith(LEAKY_ENV_PREFIXES)):
             monkeypatch.delenv(var)
+    monkeypatch.setenv("LC_ALL", TEST_LOCALE)
     monkeypatch.setenv("HOME", str(userhome))
     monkeypatch.setenv("WIKIMEM_HOME", str(home))
     monkeypatch.setenv("CODEX_HOME", str(userhome / ".codex"))
