@@ -240,3 +240,18 @@ def test_writes_before_init_are_refused_and_create_nothing(
     assert not isolated_home.exists()
     assert tools.search("anything")["results"] == []
     assert tools.list_notes()["notes"] == [] and tools.recent()["notes"] == []
+
+
+def test_replacing_a_note_with_itself_is_unchanged_even_across_a_second(
+    wiki_home: Home, in_acme: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tools = MemoryTools(wiki_home, in_acme)
+    body = "## Release\n\nTag, then `make ship`.\n"
+    tools.write(body, path="projects/acme-api/release.md", title="Release process", replace=True)
+    clock = iter(f"2031-01-01T00:00:{s:02d}Z" for s in range(60))
+    monkeypatch.setattr("wikimem.mcp.tools.now_utc", lambda: next(clock))  # every call a new second
+    assert tools.write(body, path="release", replace=True)["operation"] == "unchanged"
+    changed = tools.write(body + "\nThen announce it.\n", path="release", replace=True)
+    assert changed["operation"] == "update"
+    release = Path(wiki_home.memory_dir) / "projects" / "acme-api" / "release.md"
+    assert "updated: 2031-01-01T00:00:" in release.read_text(encoding="utf-8")

@@ -352,9 +352,11 @@ class MemoryTools:
         if current is None:
             note = new_note(rel, title or _title_from_path(rel), body)
         else:
-            note = _parse(rel, current).with_changes(body=body, updated=now_utc())
-            if title:
-                note = note.with_changes(title=title)
+            parsed = _parse(rel, current)
+            note = parsed.with_changes(body=body, title=title or parsed.title)
+            if note == parsed:
+                return rel, current, base  # the same note: `updated` stays, nothing to commit
+            note = note.with_changes(updated=now_utc())
         return rel, render_note(note), base
 
 
