@@ -7,7 +7,8 @@ does not match "93001"; "__tests__" does not match "tests".
 
 Offered as current. An occurrence of a superseded or retracted value is *marked as past* when
   (a) it sits under a heading that says so (History, Superseded, Previously, Past, Retired,
-      Retracted), or inside ~~strikethrough~~;
+      Retracted), inside ~~strikethrough~~, or on wikimem's hidden record of a replaced claim
+      (`<!-- wikimem:was DAY TEXT -->`, never shown to an agent);
   (b) it sits inside a quotation that a past marker introduces (`replaces "…"`);
   (c) its clause (the text between the nearest boundaries — `.`, `?`, `!` or `:` before a
       space, `;`, `,`, `(`, `)`, a line end — outside quotations) has a past marker before it (`was`, `until`, `formerly`, `previously`, `replaces`,
@@ -145,6 +146,8 @@ def current_occurrences(text: str, value: str, clauses: bool = True) -> list[str
         if line.startswith("#"):
             heading_past = bool(PAST_HEADING.search(line.lstrip("#")))
             continue
+        if line.lstrip().startswith("<!-- wikimem:was "):
+            continue  # wikimem's hidden record of a replaced claim: marked as past, like (a)
         lowered = line.lower()
         found = list(pattern.finditer(lowered))
         if not found or heading_past:

@@ -693,7 +693,7 @@ def fold(
     target: int | None = None
     matches = same or supersedes
     for i, existing in claims_in(body):
-        if matches(claim.text, existing.text):
+        if matches(claim.text, existing.text) or (same is None and same_label(claim, existing)):
             target = i  # the latest matching line is the one in force
     if target is not None:
         old = parse_line(lines[target])
@@ -703,7 +703,7 @@ def fold(
         text = claim.text
         if restated:
             text = old.text if len(old.text) >= len(claim.text) else claim.text
-        elif matches is supersedes:
+        elif same is None:
             rewritten = rewrite_with_value(old.text, claim.text, _change_date(claim.text, when))
             if rewritten:
                 text = rewritten
@@ -737,6 +737,12 @@ def fold(
     return Folded(text if text.endswith("\n") else text + "\n")
 
 
+def same_label(new: Claim, old: Claim) -> bool:
+    """Two claims whose bold subjects are the same words: one subject, whatever the wording."""
+    a, b = new.subject.strip().lower(), old.subject.strip().lower()
+    return bool(a) and a == b
+
+
 def _change_date(text: str, default: str) -> str:
     """The day a change happened when the statement says it ("moved … on Monday 2026-11-30")."""
     m = re.search(r"\b(?:on|since|from|as of) (?:\w+day )?(\d{4}-\d\d-\d\d)", text)
@@ -752,7 +758,7 @@ def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
     lines = body.split("\n")
     removed = []
     for i, existing in reversed(claims_in(body)):
-        if supersedes(claim.text, existing.text):
+        if supersedes(claim.text, existing.text) or same_label(claim, existing):
             removed.append(existing.text)
             del lines[i]
     out = "\n".join(lines)
@@ -765,11 +771,16 @@ def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
 def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     """`body` without the claims that `target` (a retracted statement or its topic) names."""
     want = content_terms(target)
-    if not want:
+    named = " ".join(target.lower().split()).strip(" .")
+    if not want and not named:
         return body, []
     lines = body.split("\n")
     removed = []
     for i, existing in reversed(claims_in(body)):
+        if existing.subject and existing.subject.lower() == named:
+            removed.append(existing.text)  # the subject itself was named
+            del lines[i]
+            continue
         have = content_terms(existing.subject + " " + strip_history(existing.text))
         shared = want & have
         if shared and (len(shared) >= 2 or len(shared) / len(want) >= 0.5):

@@ -242,7 +242,8 @@ def session_start(
                 break
             continue
         parts.append(block)
-        given.append(rel)
+        if not block.endswith("[…]\n"):
+            given.append(rel)  # a note given only in part can still answer a prompt later
         room -= len(block) + 1
     if session:
         kept = load_given(home, session)["passages"] if keep_passages else []
