@@ -800,7 +800,12 @@ def subject_label(text: str) -> str:
     if key.attribute and key.attribute in _ATTRIBUTE_LABEL and key.value:
         head = _head_phrase(text)
         label = _ATTRIBUTE_LABEL[key.attribute]
-        if head and label and not (set(head.split()) & _NOT_A_NAME):
+        if (
+            head
+            and label
+            and not (set(head.split()) & _NOT_A_NAME)
+            and all(re.fullmatch(r"[a-z][a-z.+#-]*", w) for w in head.split())
+        ):
             words = head.split()
             if words[-1] in (label.lower(), label.lower() + "s"):
                 words = words[:-1]

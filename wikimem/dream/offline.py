@@ -424,7 +424,13 @@ class OfflineBackend:
         note = notes.get(path, title, "session", ["session", s.client, project])
         blocks = digest.turn_blocks(note.body) if note.body else []
         said_on = _date(first_ts[:10])
-        blocks += [digest.render_turn(t, lambda text: dates.annotate(text, said_on)) for t in turns]
+
+        def anchored(text: str) -> str:
+            # A turn that quotes a dated conversation ("[8 May, 2023] …") is anchored there.
+            quoted = dates.parse_day(text[: text.find("]") + 1]) if text.startswith("[") else None
+            return dates.annotate(text, quoted or said_on)
+
+        blocks += [digest.render_turn(t, anchored) for t in turns]
         outcome = next((t.answered for t in reversed(turns) if t.answered), "")
         started = digest.started_at(note.body) or first_ts[11:16]
         ended = str(s.events[-1].get("ts", ""))[11:16]

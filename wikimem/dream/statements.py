@@ -171,18 +171,45 @@ _FACT_VERB = re.compile(
     r"upgraded|updated|bumped|generated|handles|takes|support|supports|ships|runs on)\b",
     re.IGNORECASE,
 )
+# Something a fact can be checked against: a host, port, path, URL, version, time, quantity,
+# identifier or named piece of infrastructure. Bare numbers, feelings and chat are not.
 _CONCRETE = re.compile(
-    r"\d|https?://|\b[a-z][a-z0-9+.-]*://\S|`[^`]+`|\b[\w-]+\.(?:internal|local|com|net|org|io|dev|"
-    r"cloud|ya?ml|json|toml|py|ts|js|go|rs|md|sh|sql|cfg|ini|env|lock|txt|csv)\b|"
-    r"\b[\w.-]+/[\w./-]+|@\w|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"daily|nightly|weekly|monthly|hourly|every|morning|afternoon|evening)\b|"
-    r"(?-i:\b[A-Z][a-z]+[A-Z]\w*\b)|(?-i:(?<!^)\b[A-Z][a-z]+ [A-Z][a-z]+\b)|(?-i:\b[A-Z]{2,}\b)|"
+    r"https?://|\b[a-z][a-z0-9+.-]*://\S|`[^`]+`|\b[\w-]+\.(?:internal|local|com|net|org|io|dev|"
+    r"cloud|ya?ml|json|toml|py|ts|tsx|js|go|rs|md|sh|sql|cfg|ini|env|lock|txt|csv|conf)\b|"
+    r"\b[\w.-]+/[\w./-]+|@\w|\b[\w-]+:\d{2,5}\b|\bport \d{2,5}\b|\bv?\d+\.\d+(?:\.\d+)*\b|"
+    r"\b\d{1,2}:\d\d\b|\b\d+ ?(?:ms|s|sec|secs|seconds?|minutes?|mins?|hours?|h|gb|mb|kb|tb|%|"
+    r"requests?|rpm|rps|qps|lines?|retries|times|workers?|threads?|cores?|replicas?|pods?|"
+    r"connections?|items?|rows?|files?|px|chars?|characters?|days?)\b|"
+    r"\b(?:node|python|postgres|java|go|ruby|php|redis|mysql|ubuntu|debian|rust) \d+\b|"
+    r"\b(?:every|each) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|night|week|"
+    r"month|hour)s?\b|\b(?:daily|nightly|weekly|monthly|hourly)\b|\bon (?:mondays|tuesdays|"
+    r"wednesdays|thursdays|fridays|saturdays|sundays)\b|"
+    r"(?-i:\b[A-Z][a-z]+[A-Z]\w*\b)|(?-i:(?<!^)\b[A-Z][a-z]+ [A-Z][a-z]+\b)|"
     r"\b(?:ci|cd|make|main|master|trunk|staging|production|prod|changelog|tag|tags|branch|"
-    r"release branch|pull request|pr|merge queue|cron|kubernetes|k8s|helm|terraform|docker|"
+    r"release branch|pull request|merge queue|cron|kubernetes|k8s|helm|terraform|docker|"
     r"aws|gcp|azure|s3|redis|postgres|mysql|kafka|grafana|prometheus|datadog|sentry|journald|"
-    r"team|owner|on-call|vpn)\b",
+    r"on-call|vpn|api|sdk|cli|database|db|server|service|endpoint|bucket|queue|cluster|repo|"
+    r"monorepo|pipeline|script|config|env|token|secret|certificate|proxy|gateway|registry|"
+    r"container|image|migration|schema|renderer|library|package|dependency|framework|linter|"
+    r"formatter|compiler|runtime|loader|exporter|collector|dashboard|runbook|sandbox|"
+    r"design system|test suite|tests|build|deploy|deploys|release|releases|backup|backups|"
+    r"warehouse|cache|worker|scheduler|feed|throttle|rate limit)\b",
     re.IGNORECASE,
 )
+# Someone's story or feelings, not a fact about the work ("I went to a support group",
+# "the stories were so inspiring!").
+_NARRATIVE = re.compile(
+    r"^(?:i|we|my \w+ and i)(?:'ve| have| had|'d)? (?:just |finally |really |also )?(?:went|go|felt|feel|"
+    r"had|saw|met|visited|loved|love|enjoyed|got|did|tried|started|finished|took|bought|"
+    r"watched|played|cooked|painted|was|were|am|'m|spent|found|learned|realized|hope|wish|"
+    r"think|guess|can't wait|miss|missed)\b|"
+    r"\b(?:so (?:much|many|glad|happy|proud|excited|lucky|grateful|cool|great|amazing|"
+    r"inspiring|powerful|special|fun)|amazing|awesome|wonderful|gorgeous|beautiful|stoked|"
+    r"thrilled|excited|proud|grateful|lucky|love it|can't wait)\b",
+    re.IGNORECASE,
+)
+# A line of a pasted conversation ("[1:56 pm on 8 May, 2023] Caroline: …"): someone else's words.
+_QUOTED_CHAT = re.compile(r"^\[[^\]]{3,60}\]\s*[A-Z][\w .'-]{0,30}:\s")
 _CATEGORY_WORDS = re.compile(
     r"\b(?:npm|pnpm|yarn|bun|pip|poetry|uv|pdm|pytest|jest|vitest|mocha|black|prettier|ruff|"
     r"mypy|pyright|tabs|spaces|[24]-space|single quotes|double quotes|default exports?|"
@@ -304,7 +331,12 @@ def _classify(sentence: str, normative_lead: bool = False) -> str | None:
         r"\b(?:use|uses|using)\b", sentence, re.IGNORECASE
     ):
         return "preference"  # "strings use double quotes": a convention, said as a fact
-    if _FACT_VERB.search(sentence) and _CONCRETE.search(sentence):
+    if (
+        _FACT_VERB.search(sentence)
+        and _CONCRETE.search(sentence)
+        and not _NARRATIVE.search(sentence)
+        and not sentence.rstrip().endswith("!")
+    ):
         return "fact"
     return None
 
@@ -398,6 +430,8 @@ def extract(
     asked for all of it to be remembered: every clause that is not a request or a question is
     kept, recognised or not."""
     out: list[Statement] = []
+    if _QUOTED_CHAT.match(text.lstrip()):
+        return out  # a pasted conversation: the digest keeps it, it is no one's claim here
     for raw in sentences(text):
         sentence = _LEAD_FILLER.sub("", raw).strip()
         sentence = _LABEL_LEAD.sub("", sentence).strip()
