@@ -29,6 +29,16 @@ SHARED = REPO.parent / "shared"
 REAL_HOME = os.path.expanduser("~")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `long` run only when WIKIMEM_LONG=1 (docs/reliability.md)."""
+    if os.environ.get("WIKIMEM_LONG") == "1":
+        return
+    skip = pytest.mark.skip(reason="long suite: run with WIKIMEM_LONG=1 pytest -m long")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     userhome = tmp_path / "userhome"
