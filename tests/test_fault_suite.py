@@ -55,7 +55,11 @@ def test_every_crash_point_in_the_package_is_in_the_suite() -> None:
     for path in (REPO / "wikimem").rglob("*.py"):
         for m in pattern.finditer(path.read_text()):
             found.add(m.group(1) or m.group(2))
-    assert found == set(CRASH_POINTS)
+    # An interrupted sync: its points are killed one by one in tests/test_sync.py
+    sync_points = {p for p in found if p.startswith("sync_")}
+    covered = set(re.findall(r'"(sync_[a-z_]+)"', (REPO / "tests" / "test_sync.py").read_text()))
+    assert sync_points and sync_points <= covered
+    assert found - sync_points == set(CRASH_POINTS)
 
 
 def scenario(tmp_path: Path) -> list[str]:
