@@ -85,6 +85,16 @@ except locale.Error:
     pass  # no C.UTF-8 here: children fall back to C, where Python reads and writes UTF-8
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked `long` run only when WIKIMEM_LONG=1 (docs/reliability.md)."""
+    if os.environ.get("WIKIMEM_LONG") == "1":
+        return
+    skip = pytest.mark.skip(reason="long suite: run with WIKIMEM_LONG=1 pytest -m long")
+    for item in items:
+        if "long" in item.keywords:
+            item.add_marker(skip)
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     userhome = tmp_path / "userhome"

@@ -540,7 +540,9 @@ def test_retention_removes_old_consolidated_events_and_session_records(
 def test_a_move_whose_destination_is_blocked_keeps_the_note(
     home: Path, clones: tuple[str, str]
 ) -> None:
-    (home / "config.toml").write_text('[gate]\nprotected = ["general/**"]\n')
+    (home / "config.toml").write_text(
+        '[gate]\nprotected = ["general/**"]\nperson_notes = "allow"\n'
+    )
     (home / "memory" / "profile").mkdir()
     (home / "memory" / "profile" / "deploy.md").write_text(
         "---\ntitle: Deploy\nkind: profile\n---\nShip on Tuesdays.\n"
@@ -565,7 +567,11 @@ def test_a_crash_after_committing_a_delete_does_not_block_later_writes(
         "---\ntitle: Old\nkind: project\n---\nstale\n"
     )
     subprocess.run(["git", "-C", str(home / "memory"), "add", "-A"], check=True)
-    subprocess.run(["git", "-C", str(home / "memory"), "commit", "-qm", "mine"], check=True)
+    # written by an earlier dream (a note a person wrote is not the dream's to delete)
+    subprocess.run(
+        ["git", "-C", str(home / "memory"), "commit", "-qm", "dream\n\nWikimem-Source: dream"],
+        check=True,
+    )
     replay("claude", first_scenario(clones[0]))
     env = {"WIKIMEM_CRASH_AT": "after_commit"}
     code = subprocess.run(

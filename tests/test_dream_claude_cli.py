@@ -348,3 +348,31 @@ def test_extract_json_survives_code_fences_inside_note_bodies() -> None:
     body = "Run:\n```bash\npnpm test\n```\n"
     text = "Changes:\n```json\n" + json.dumps({"operations": [{**PNPM, "body": body}]}) + "\n```"
     assert extract_json(text)["operations"][0]["body"] == body
+
+
+def test_an_answer_cut_at_max_tokens_is_sent_back_even_when_it_parses(
+    fake_claude: FakeClaude,
+) -> None:
+    cut = json.loads(cli_output(fenced([PNPM])))
+    cut["stop_reason"] = "max_tokens"
+    fake_claude.script(
+        {"stdout": json.dumps(cut)}, {"stdout": cli_output(fenced([PNPM, COMMANDS]))}
+    )
+    proposal = propose()
+    assert len(fake_claude.calls) == 2
+    assert "cut off at the max_tokens limit" in fake_claude.calls[1]["stdin"]
+    assert [op.path for op in proposal.operations] == [
+        "projects/acme-api/conventions.md",
+        "projects/acme-api/commands.md",
+    ]
+
+
+def test_an_answer_cut_twice_is_a_backend_error_so_the_chunk_is_retried(
+    fake_claude: FakeClaude,
+) -> None:
+    cut = json.loads(cli_output(fenced([PNPM])))
+    cut["stop_reason"] = "max_tokens"
+    fake_claude.script({"stdout": json.dumps(cut)})
+    with pytest.raises(BackendError, match="cut off at the max_tokens limit twice") as caught:
+        propose()
+    assert caught.value.request_fault

@@ -71,6 +71,10 @@ def git_log(home: Path) -> list[str]:
 
 
 def test_search_read_write_delete_recent_over_stdio(home: Path, tmp_path: Path) -> None:
+    # The notes below are written with `remember`, so they are the person's: an MCP client may
+    # delete them only with the person's consent (docs/gate.md), given here.
+    config = home / "config.toml"
+    config.write_text(config.read_text().replace("[gate]\n", '[gate]\nperson_notes = "allow"\n', 1))
     wiki = Wiki(Home(str(home)))
     remember(wiki, "Deploys go out blue-green on Fly", project="acme-api")
     remember(wiki, "The billing service deploys with make release", project="billing")

@@ -52,6 +52,7 @@ DEFAULT_CONFIG_TEXT = """\
 # secrets = "redact"      # or "block": refuse a note that contains a secret
 # max_note_bytes = 20000
 # protected = []          # globs of note paths no automatic write may touch, e.g. ["profile/**"]
+# person_notes = "protect" # a dream/MCP/import never deletes or rewrites a note you wrote; "allow"
 # timeout_seconds = 10    # default timeout of a pre/post write command
 
 # [[gate.pre_write]]           # an example; ready-made commands: {templates}/gate/
@@ -129,6 +130,7 @@ class GateConfig:
     protected: tuple[str, ...]
     pre_write: tuple[GateCommand, ...]
     post_write: tuple[GateCommand, ...]
+    person_notes: str = "protect"
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,8 @@ def from_raw(raw: dict[str, Any]) -> Config:
     protected = gate["protected"]
     if not all(isinstance(p, str) for p in protected):
         raise ConfigError("gate.protected must be a list of strings")
+    if gate["person_notes"] not in ("protect", "allow"):
+        raise ConfigError('gate.person_notes must be "protect" or "allow"')
     timeout = float(gate["timeout_seconds"])
     return Config(
         inject=InjectConfig(**raw["inject"]),
@@ -196,6 +200,7 @@ def from_raw(raw: dict[str, Any]) -> Config:
             protected=tuple(protected),
             pre_write=_commands("pre_write", gate["pre_write"], timeout),
             post_write=_commands("post_write", gate["post_write"], timeout),
+            person_notes=gate["person_notes"],
         ),
         git=GitConfig(**raw["git"]),
         sync=_sync(raw["sync"]),

@@ -88,6 +88,8 @@ def _git_checks(home: Home) -> list[Check]:
         head = store.head()
     except (GitError, Exception) as exc:  # a broken repository must not stop the other checks
         return [Check("git", "fail", f"memory/: {exc}", "inspect it with `git -C memory status`")]
+    if dirty and os.path.exists(home.state("batch-journal.json")):
+        return []  # an interrupted batch: `leftovers` says what the next write does with it
     if dirty:
         shown = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
         return [
@@ -351,10 +353,13 @@ def diagnose(home: Home, project_dir: str | None = None) -> list[Check]:
     checks = _home_checks(home)
     if checks and checks[0].status == "fail":
         return checks + _wiring(home, project_dir)
+    from wikimem import leftovers
+
     checks += _git_checks(home) + _index_checks(home) + _events_checks(home)
     from wikimem.sync.health import checks as sync_checks
 
     checks += sync_checks(home)
+    checks += [Check(f.area, f.status, f.detail, f.fix) for f in leftovers.findings(home)]
     return checks + _wiring(home, project_dir)
 
 

@@ -42,6 +42,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "secrets": "redact",
         "max_note_bytes": 20000,
         "protected": [],
+        "person_notes": "protect",
         "pre_write": [],
         "post_write": [],
         "timeout_seconds": 10,

@@ -3,7 +3,7 @@
 Contract: `project_slug(cwd)` is derived from the git remote `origin` of the repository holding
 `cwd` (`git@github.com:acme/api.git` and `https://github.com/acme/api` both give `acme-api`),
 else from the repository root's directory name, else from the cwd's own name. Sub-directories
-belong to their repository's project.
+belong to their repository's project. A slug is at most 64 characters (`bounded`).
 
 Hook-path module: standard library only, and no subprocess: the repository is found by walking up
 the directory tree and `.git/config` is read directly, which costs a few stat calls.
@@ -14,6 +14,18 @@ from __future__ import annotations
 import os
 
 _MAX_DEPTH = 64
+MAX_SLUG = 64  # a slug is a folder name in memory/: long names are cut, with a hash kept unique
+
+
+def bounded(slug: str) -> str:
+    """`slug` cut to MAX_SLUG characters, ending in a short hash of the whole when cut (a folder
+    name over 255 bytes cannot exist, and would stop every dream)."""
+    if len(slug) <= MAX_SLUG:
+        return slug
+    import zlib  # only for the rare long name: keeps the hook's imports small
+
+    tag = f"{zlib.crc32(slug.encode()):08x}"
+    return slug[: MAX_SLUG - len(tag) - 1].rstrip("-") + "-" + tag
 
 
 def slugify(text: str) -> str:
@@ -105,6 +117,10 @@ def slug_from_remote(url: str) -> str | None:
 
 
 def project_slug(cwd: str | None) -> str:
+    return bounded(_project_slug(cwd))
+
+
+def _project_slug(cwd: str | None) -> str:
     if not cwd:
         return "unknown"
     found = find_repo_root(cwd)

@@ -9,6 +9,7 @@ a `WikimemError`, printed as one line on stderr with exit code 1 (no traceback);
 from __future__ import annotations
 
 import codecs
+import errno
 import functools
 import io
 import json
@@ -113,6 +114,13 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise  # typer's own exits and usage errors keep their meaning
         except Exception as exc:
+            if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+                # A full or read-only disk: said plainly; every write is atomic, nothing is lost.
+                where = f" ({exc.filename})" if exc.filename else ""
+                raise fail(
+                    f"{exc.strerror}{where}; nothing was changed half-way: run it again once "
+                    "the disk has room or is writable"
+                ) from None
             if os.environ.get("WIKIMEM_DEBUG"):
                 raise
             raise fail(

@@ -52,10 +52,20 @@ def _show(result: DreamResult) -> None:
         ):
             for path in items:
                 console.print(f"  {label} {path}", markup=False)
+    for line in result.recovered:
+        err_console.print(f"recovered: {line}", markup=False)
     for path, reason in result.rejected:
         err_console.print(f"rejected operation on {path}: {reason}", markup=False)
     for _, reason in result.blocked:
         err_console.print(f"blocked by the gate: {reason}", markup=False)
+    for path, reason in result.parked:
+        err_console.print(f"parked (retried by the next dream): {path}: {reason}", markup=False)
+    for project, count, reason in result.deferred:
+        err_console.print(
+            f"deferred {count} event(s) of {project} to the next dream: {reason}", markup=False
+        )
+    for where, reason in result.quarantined:
+        err_console.print(f"quarantined the event at {where}: {reason}", markup=False)
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False)
 
@@ -92,6 +102,13 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Print the diff it would commit; change nothing.")
         ] = False,
+        drop_parked: Annotated[
+            bool,
+            typer.Option(
+                "--drop-parked",
+                help="Discard the writes the gate blocked earlier instead of trying them again.",
+            ),
+        ] = False,
         auto: Annotated[
             bool,
             typer.Option(
@@ -124,7 +141,13 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(1)
             return
         if json_out or not console.is_terminal:
-            result = _synced(the_home, background=False, backend_name=backend, dry_run=dry_run)
+            result = _synced(
+                the_home,
+                background=False,
+                backend_name=backend,
+                dry_run=dry_run,
+                drop_parked=drop_parked,
+            )
         else:
             with Progress(
                 TextColumn("dreaming"),
@@ -141,6 +164,7 @@ def register(app: typer.Typer) -> None:
                     background=False,
                     backend_name=backend,
                     dry_run=dry_run,
+                    drop_parked=drop_parked,
                     progress=lambda done, total: bar.update(task, completed=done, total=total),
                 )
         if json_out:

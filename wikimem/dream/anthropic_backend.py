@@ -116,18 +116,19 @@ def _validate(message: Message) -> Answer:
     calls = [b for b in tool_uses if b.name == TOOL_NAME]
     if not calls:
         why = f"the reply did not call the `{TOOL_NAME}` tool"
-        return Answer(message, (), (), why + (cut if truncated else ""))
+        return Answer(message, (), (), why + (cut if truncated else ""), truncated)
     ops: list[Operation] = []
     rejected: list[Rejected] = []
     for call in calls:
         data = call.input
-        if not isinstance(data.get("operations"), list):
+        if not isinstance(data, dict) or not isinstance(data.get("operations"), list):
             why = f'the `{TOOL_NAME}` input must be {{"operations": [...]}}'
-            return Answer(message, (), (), why + (cut if truncated else ""))
+            return Answer(message, (), (), why + (cut if truncated else ""), truncated)
         got, bad = parse_operations(data)
         ops += got
         rejected += bad
-    return Answer(message, tuple(ops), tuple(rejected), None)
+    # A cut-off reply is never applied as it stands (correct_once sends it back).
+    return Answer(message, tuple(ops), tuple(rejected), None, truncated)
 
 
 def correction_text(answer: Answer) -> str:
@@ -236,7 +237,10 @@ class AnthropicBackend:
             except anthropic.APIStatusError as exc:
                 reason = _status_reason(exc)
                 if not _retryable(exc.status_code):
-                    raise BackendError(self._fatal(exc, reason)) from None
+                    raise BackendError(
+                        self._fatal(exc, reason),
+                        request_fault=exc.status_code in (400, 413, 422),
+                    ) from None
                 wait = retry_after_seconds(exc.response.headers)
                 if wait is None:
                     wait = self._backoff(attempt)
@@ -251,6 +255,13 @@ class AnthropicBackend:
                 wait = self._backoff(attempt)
             except anthropic.AnthropicError as exc:
                 raise BackendError(f"Anthropic API call failed: {one_line(str(exc))}") from None
+            except (ValueError, TypeError, RecursionError) as exc:
+                # A reply the SDK cannot even read (nested beyond reason, wrong types): this
+                # answer is bad, not the events; the dream tries the chunk again later.
+                raise BackendError(
+                    f"the Anthropic API's reply could not be read: {one_line(str(exc), 200)}",
+                    request_fault=True,
+                ) from None
             else:
                 tally.add(message)
                 return message

@@ -19,7 +19,16 @@ ReadNote = Callable[[str], str | None]
 
 
 class BackendError(WikimemError):
-    """The backend could not produce operations (network, credentials, repeated bad output)."""
+    """The backend could not produce operations (network, credentials, repeated bad output).
+
+    `request_fault`: this request failed because of what it carried (too large, refused, a
+    reply cut off twice), not because the backend is unavailable: other chunks may still work,
+    so the dream goes on even if this was its only one (the chunk is retried, then quarantined).
+    """
+
+    def __init__(self, message: str, *, request_fault: bool = False) -> None:
+        super().__init__(message)
+        self.request_fault = request_fault
 
 
 @dataclass(frozen=True)

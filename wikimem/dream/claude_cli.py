@@ -100,16 +100,20 @@ def extract_json(text: str) -> Any:
     raise ValueError("the answer held no JSON object")
 
 
-def _validate(text: str) -> Answer:
+def _validate(text: str, truncated: bool = False) -> Answer:
+    """The answer's operations; `truncated` when the CLI reports the model hit max_tokens (such
+    an answer is sent back even when what arrived parses)."""
     try:
         data = extract_json(text)
     except ValueError as exc:
-        return Answer(text, (), (), str(exc))
+        return Answer(text, (), (), str(exc), truncated)
     items = data.get("operations") if isinstance(data, dict) else data
     if not isinstance(items, list):
-        return Answer(text, (), (), 'the answer must be a JSON object {"operations": [...]}')
+        return Answer(
+            text, (), (), 'the answer must be a JSON object {"operations": [...]}', truncated
+        )
     ops, rejected = parse_operations(items)
-    return Answer(text, tuple(ops), tuple(rejected), None)
+    return Answer(text, tuple(ops), tuple(rejected), None, truncated)
 
 
 def correction_prompt(user: str, answer: Answer) -> str:
@@ -207,10 +211,10 @@ class ClaudeCliBackend:
             )
         system = system_prompt(prompt.system)
         tally = _Tally()
-        first = _validate(self._run(exe, system, self._first_input(prompt.user), tally))
+        first = _validate(*self._run(exe, system, self._first_input(prompt.user), tally))
 
         def ask_again(answer: Answer) -> Answer:
-            return _validate(self._run(exe, system, correction_prompt(prompt.user, answer), tally))
+            return _validate(*self._run(exe, system, correction_prompt(prompt.user, answer), tally))
 
         final, corrected = correct_once(first, ask_again, "claude-cli", "answer", request.check)
         return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
@@ -234,8 +238,8 @@ class ClaudeCliBackend:
             "--no-session-persistence",
         ]  # fmt: skip
 
-    def _run(self, exe: str, system: str, stdin: str, tally: _Tally) -> str:
-        """One CLI run; the model's answer text."""
+    def _run(self, exe: str, system: str, stdin: str, tally: _Tally) -> tuple[str, bool]:
+        """One CLI run; the model's answer text, and whether it was cut off at max_tokens."""
         with tempfile.TemporaryDirectory(
             prefix="wikimem-dream-", ignore_cleanup_errors=True
         ) as cwd:
@@ -280,7 +284,7 @@ class ClaudeCliBackend:
             raise BackendError(
                 f"claude reported an error ({subtype}): {one_line(detail) or 'no message'}"
             )
-        return text
+        return text, result.get("stop_reason") == "max_tokens"
 
     def _notes(self, tally: _Tally, corrected: str) -> tuple[str, ...]:
         usage = (

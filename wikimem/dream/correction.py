@@ -3,6 +3,10 @@
 Shared by the model backends (`anthropic`, `claude-cli`): each turns its own reply into an
 `Answer`, and `correct_once` decides whether to send it back, which answer stands, and what to
 tell the user. Invalid operations never raise: what stays invalid is returned as rejected.
+A reply cut off at the token limit is never applied as it stands, even when what arrived parses
+(the operations after the cut are missing, and a later one may have undone an earlier one): it
+is sent back like an unusable one, and when the correction is unusable too, `BackendError` says
+so, and the dream retries the chunk later instead of losing its events.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from wikimem.dream.base import BackendError
 from wikimem.dream.ops import Operation, Rejected, as_dict
 
 RAW_CLIP = 400  # how much of a rejected operation is quoted back to the model
@@ -22,6 +27,19 @@ class Answer:
     operations: tuple[Operation, ...]
     rejected: tuple[Rejected, ...]
     problem: str | None  # why the answer as a whole is unusable (no tool call, wrong shape)
+    truncated: bool = False  # cut off at max_tokens
+
+    def cut_short(self, noun: str) -> Answer:
+        """This answer, unusable because it was cut off at the token limit."""
+        if not self.truncated:
+            return self
+        why = (
+            f"the {noun} was cut off at the max_tokens limit, so its operations may be "
+            "incomplete; send the complete list again, with fewer or shorter operations"
+        )
+        if self.problem is not None:
+            why = f"{self.problem}; {why}"
+        return Answer(self.raw, (), self.rejected, why, True)
 
     @property
     def usable(self) -> bool:
@@ -78,7 +96,7 @@ def screened(answer: Answer, check: Check | None) -> Answer:
             bad.append(Rejected(as_dict(op), why))
         else:
             keep.append(op)
-    return Answer(answer.raw, tuple(keep), tuple(bad), None)
+    return Answer(answer.raw, tuple(keep), tuple(bad), None, answer.truncated)
 
 
 def correct_once(
@@ -92,13 +110,19 @@ def correct_once(
 
     Operations `check` refuses count as invalid. A usable correction replaces the first
     answer; an unusable one leaves the first answer's valid operations standing."""
-    first = screened(first, check)
+    first = screened(first.cut_short(noun), check)
     if first.usable and not first.rejected:
         return first, ""
-    second = screened(ask_again(first), check)
+    second = screened(ask_again(first).cut_short(noun), check)
     sent_back = f"the {noun}" if first.problem else f"{len(first.rejected)} invalid operation(s)"
     if second.usable:
         return second, f"{who}: sent {sent_back} back for correction once"
+    if first.truncated or (second.truncated and not first.usable):
+        raise BackendError(
+            f"{who}: the {noun} was cut off at the max_tokens limit twice; raise `max_tokens` "
+            "or lower `chunk_chars` under [dream] in config.toml",
+            request_fault=True,
+        )
     return first, (
         f"{who}: sent {sent_back} back for correction; the corrected {noun} was unusable too "
         f"({second.problem}), so the first {noun}'s valid operations stand"

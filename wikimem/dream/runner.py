@@ -11,6 +11,18 @@ Contract:
     `state/watermark.json` move. A crash anywhere leaves old or new state, and the next run
     finishes the job without duplicates (the wiki's journal rolls half-written dream files back).
   - `dry_run` computes and gate-checks everything, returns the diff, and changes nothing.
+
+Bad days (docs/reliability.md): every record is checked at this edge; one that no dream can use
+(a session id with a NUL, …) is quarantined with its reason, never in the way of the others, and
+an over-long project name is cut as capture now cuts it. Each project's share of a chunk is
+consolidated on its own: a backend failure defers those records to the next dream (quarantined
+after `carry.MAX_ATTEMPTS`), an unexpected error is narrowed down to the records that cause it,
+which are quarantined; the rest of the dream proceeds and the watermark moves over all of it.
+Only when nothing at all could be consolidated does a backend failure fail the dream (and
+change nothing). A model may write only inside its chunk's project, `profile/`, `general/` and
+`tools/`, at most `MAX_OPERATIONS` operations an answer, and never (un)pins a note. Writes the
+gate blocks for a reason that may pass later are parked and retried by the next dream
+(`wikimem.dream.carry`).
 """
 
 from __future__ import annotations
@@ -19,14 +31,18 @@ import difflib
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+import uuid
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from wikimem.capture.events import list_files
+from wikimem.capture.project import bounded, slugify
 from wikimem.config import Config, load_config
-from wikimem.dream.base import Backend, BackendError, DreamRequest, SessionEvents
+from wikimem.dream import carry as carrying
+from wikimem.dream.base import Backend, BackendError, DreamRequest, Proposal, SessionEvents
+from wikimem.dream.carry import Carry, Deferred, Parked
 from wikimem.dream.guard import ChunkGuard
 from wikimem.dream.offline import digest_operations
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
@@ -40,6 +56,7 @@ from wikimem.dream.watermark import (
     load_state,
     machine_id,
     save_state,
+    state_problem,
 )
 from wikimem.errors import WikimemError
 from wikimem.home import Home
@@ -48,12 +65,25 @@ from wikimem.recall.index import Index, open_index
 from wikimem.sync.reconcile import reconcile_flagged
 from wikimem.wiki import notemeta
 from wikimem.wiki.batch import Wiki
-from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
+from wikimem.wiki.gate import GateResult, MemoryWrite, content_hash, read_current
 from wikimem.wiki.indexmd import note_paths
-from wikimem.wiki.notes import Note, NoteError, new_note, now_utc, parse_note, render_note
+from wikimem.wiki.notes import (
+    Note,
+    NoteError,
+    new_note,
+    now_utc,
+    parse_note,
+    project_of,
+    render_note,
+)
 
 OFFLINE_CHUNK_EVENTS = 5000
+MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation
+MAX_CONSECUTIVE_FAILURES = 3  # backend failures in a row before this dream stops asking
+MAX_LISTED = 50  # rejected operations named in a commit message
+MAX_SESSION_CHARS = 256
 Progress = Callable[[int, int], None]
+Positioned = tuple[str, int, dict[str, Any]]  # (events file, end offset, record)
 
 
 class DreamBusy(WikimemError):
@@ -76,6 +106,10 @@ class DreamResult:
     deleted: list[str] = field(default_factory=list)
     rejected: list[tuple[str, str]] = field(default_factory=list)
     blocked: list[tuple[str, str]] = field(default_factory=list)
+    parked: list[tuple[str, str]] = field(default_factory=list)
+    deferred: list[tuple[str, int, str]] = field(default_factory=list)  # project, events, why
+    quarantined: list[tuple[str, str]] = field(default_factory=list)  # where, why
+    recovered: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     commit: str | None = None
@@ -148,6 +182,7 @@ class Overlay:
                 return guard.apply_retract(self, op, stamp)
             if isinstance(op, Upsert):
                 existing = self.note(op.path)
+                # Pinning is a person's call: a dream keeps whatever the note had (gate rule too).
                 if existing is None:
                     note = new_note(
                         op.path,
@@ -156,7 +191,6 @@ class Overlay:
                         kind=op.kind,
                         tags=op.tags,
                         sources=op.sources,
-                        pinned=bool(op.pinned),
                     )
                 else:
                     sources = tuple(dict.fromkeys([*existing.sources, *op.sources]))[-12:]
@@ -167,7 +201,6 @@ class Overlay:
                         tags=op.tags or existing.tags,
                         sources=sources,
                         updated=stamp,
-                        pinned=existing.pinned if op.pinned is None else op.pinned,
                     )
                 self.changed[op.path] = note
             elif isinstance(op, Delete):
@@ -185,6 +218,29 @@ class Overlay:
                 self.moved_to[op.from_path] = op.to_path
         except NoteError as exc:
             return f"{exc} (the note on disk is malformed; fix it by hand first)"
+        return None
+
+    def unpark(self, parked: Parked) -> str | None:
+        """Take a parked write back in; the reason it stays parked, or None."""
+        disk = self.disk_text(parked.path)
+        if disk == parked.content:
+            return None  # it landed after all (a crash after the commit): nothing left to do
+        if disk == parked.base:
+            target = parked.content
+        elif parked.content is None or parked.base is None or disk is None:
+            return f"{parked.path} changed since the write was parked; review it by hand"
+        else:
+            target = carrying.merge3(disk, parked.base, parked.content)
+            if target is None:
+                return f"{parked.path} changed since the write was parked and the two conflict"
+        try:
+            self.changed[parked.path] = (
+                parse_note(parked.path, target) if target is not None else None
+            )
+        except NoteError as exc:
+            return str(exc)
+        if parked.requires:
+            self.moved_to[parked.path] = parked.requires
         return None
 
     def writes(self, sessions: tuple[str, ...]) -> list[MemoryWrite]:
@@ -254,20 +310,23 @@ def catalog_of(memory_dir: str) -> dict[str, str]:
 
 
 def _chunks(
-    events: Iterable[tuple[str, int, dict[str, Any]]], by_chars: int | None
-) -> Iterable[tuple[list[dict[str, Any]], dict[str, int]]]:
+    events: Iterable[Positioned], by_chars: int | None
+) -> Iterable[tuple[list[Positioned], dict[str, int]]]:
     """Consecutive records with the offsets reached after them, bounded by rendered size (model
     backends) or by count (offline)."""
-    chunk: list[dict[str, Any]] = []
+    chunk: list[Positioned] = []
     offsets: dict[str, int] = {}
     size = 0
     for name, end, record in events:
-        chunk.append(record)
+        chunk.append((name, end, record))
         offsets[name] = end
         if by_chars is None:
             full = len(chunk) >= OFFLINE_CHUNK_EVENTS
         else:
-            line = render_event(record)
+            try:
+                line = render_event(record)
+            except Exception:  # a record the renderer chokes on is dealt with per group
+                line = ""
             size += len(line) + 1 if line else 0
             full = size >= by_chars
         if full:
@@ -275,6 +334,27 @@ def _chunks(
             chunk, size = [], 0
     if chunk or offsets:
         yield chunk, dict(offsets)
+
+
+def record_problem(record: dict[str, Any]) -> str | None:
+    """Why no dream can use this record (None: it is fine)."""
+    for key, limit in (("session", MAX_SESSION_CHARS), ("client", 64)):
+        value = record.get(key)
+        if not isinstance(value, str) or not value.strip():
+            return f"no {key} id"
+        if len(value) > limit:
+            return f"its {key} id is {len(value)} characters long (at most {limit})"
+        if not value.isprintable():
+            return f"its {key} id holds control characters (a NUL or a line break)"
+    return None
+
+
+def repaired(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with a project name a folder can have (capture cuts long names the same way)."""
+    project = record.get("project")
+    slug = bounded(slugify(project)) if isinstance(project, str) else ""
+    slug = slug or "unknown"
+    return record if slug == project else {**record, "project": slug}
 
 
 def _group(records: list[dict[str, Any]]) -> dict[str, list[SessionEvents]]:
@@ -299,6 +379,7 @@ def run_dream(
     progress: Progress | None = None,
     search: Search | None = None,
     config: Config | None = None,
+    drop_parked: bool = False,
 ) -> DreamResult:
     config = config or load_config(home)
     backend = backend or select_backend(backend_name or config.dream.backend, config)
@@ -306,11 +387,208 @@ def run_dream(
         with file_lock(
             home.state("dream.lock"), timeout=0, what="the wiki (a dream is already running)"
         ):
-            return _run_locked(home, config, backend, dry_run, progress, search)
+            return _run_locked(
+                home, config, backend, dry_run, progress, search, drop_parked=drop_parked
+            )
     except LockBusy:
         raise DreamBusy(
             "a dream is already running; this one exits without doing anything"
         ) from None
+
+
+def dream_ids(wiki: Wiki, n: int = 200) -> set[str]:
+    if not wiki.store.has_commits():
+        return set()
+    return {v for _, v in wiki.store.trailer_values(carrying.DREAM_TRAILER, n)}
+
+
+class _Pass:
+    """One dream's consolidation: each project's share of a chunk goes to the backend on its
+    own, so that one failure or one poisoned record costs only itself."""
+
+    def __init__(
+        self,
+        backend: Backend,
+        config: Config,
+        overlay: Overlay,
+        result: DreamResult,
+        catalog: dict[str, str],
+        search: Search | None,
+        today: str,
+        stamp: str,
+    ) -> None:
+        self.backend = backend
+        self.config = config
+        self.overlay = overlay
+        self.result = result
+        self.catalog = catalog
+        self.search = search
+        self.today = today
+        self.stamp = stamp
+        self.sessions: dict[str, None] = {}
+        self.projects: dict[str, None] = {}
+        self.deferred: list[Deferred] = []
+        self.quarantine: list[dict[str, Any]] = []
+        self.successes = 0
+        self.in_a_row = 0
+        self.first_error: BackendError | None = None
+        self.gave_up = False  # some records were quarantined after repeated backend failures
+        self.faulty_requests = 0  # chunks whose own request failed (deferred, not fatal)
+
+    @property
+    def stopped(self) -> bool:
+        return self.in_a_row >= MAX_CONSECUTIVE_FAILURES
+
+    def quarantine_record(self, where: str, record: dict[str, Any], reason: str) -> None:
+        self.quarantine.append({"key": where, "ts": self.stamp, "reason": reason, "record": record})
+        self.result.quarantined.append((where, reason))
+
+    def consolidate(
+        self, project: str, records: list[dict[str, Any]], before: Deferred | None = None
+    ) -> None:
+        attempts = before.attempts if before else 0
+        if self.stopped:
+            reason = f"not tried: the backend failed {MAX_CONSECUTIVE_FAILURES} times in a row"
+            self._defer(project, records, reason, attempts, before)
+            return
+        try:
+            proposal, request, guard = self._propose(project, records)
+        except BackendError as exc:
+            if not exc.request_fault:  # the backend itself is down: count towards giving up
+                self.in_a_row += 1
+                self.first_error = self.first_error or exc
+            else:
+                self.faulty_requests += 1
+            self._defer(project, records, str(exc), attempts + 1, before)
+            return
+        except Exception as exc:  # a poisoned record, or a bug: narrow it down
+            if len(records) > 1:
+                half = len(records) // 2
+                self.consolidate(project, records[:half], before)
+                self.consolidate(project, records[half:], before)
+                return
+            where = f"{records[0].get('client')}:{records[0].get('session')!r:.40}@{records[0].get('ts')}"
+            self.quarantine_record(where, records[0], f"{exc.__class__.__name__}: {exc}")
+            return
+        self.in_a_row = 0
+        self.successes += 1
+        self._apply(request, guard, proposal)
+
+    def _defer(
+        self,
+        project: str,
+        records: list[dict[str, Any]],
+        reason: str,
+        attempts: int,
+        before: Deferred | None,
+    ) -> None:
+        if attempts >= carrying.MAX_ATTEMPTS:
+            self.gave_up = True
+            why = f"the backend failed {attempts} times on these events: {reason}"
+            for r in records:
+                self.quarantine_record(
+                    f"{r.get('client')}:{r.get('session')}@{r.get('ts')}", r, why
+                )
+            return
+        since = before.since if before else self.stamp
+        self.deferred.append(Deferred(project, reason, tuple(records), attempts, since))
+        self.result.deferred.append((project, len(records), reason))
+
+    def _propose(
+        self, project: str, records: list[dict[str, Any]]
+    ) -> tuple[Proposal, DreamRequest, ChunkGuard | None]:
+        group = _group(records).get(project, [])
+        prompt = None
+        guard = None
+        if self.backend.needs_prompt:
+            prompt = build_prompt(
+                project,
+                group,
+                self.today,
+                self.overlay.read,
+                [CatalogEntry(p, t) for p, t in sorted(self.catalog.items())],
+                related_notes=self.config.dream.related_notes,
+                index_chars=self.config.dream.index_chars,
+                notes_chars=self.config.dream.notes_chars,
+                search=self.search,
+            )
+            self.result.prompt_chars.append(prompt.size)
+            guard = ChunkGuard(project, group, self.overlay.read, self.overlay.under, prompt)
+        request = DreamRequest(
+            project,
+            tuple(group),
+            self.today,
+            prompt,
+            self.overlay.under,
+            guard.check if guard is not None else None,
+        )
+        return self.backend.propose(request, self.overlay.read), request, guard
+
+    def _apply(self, request: DreamRequest, guard: ChunkGuard | None, proposal: Proposal) -> None:
+        project, group = request.project, list(request.sessions)
+        result = self.result
+        self.projects[project] = None
+        for s in group:
+            self.sessions[s.source] = None
+        result.notes.extend(proposal.notes)
+        result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
+        operations = list(proposal.operations)
+        if len(operations) > MAX_OPERATIONS:
+            result.rejected.append(
+                (
+                    "?",
+                    f"{len(operations) - MAX_OPERATIONS} operations past the first "
+                    f"{MAX_OPERATIONS} of one answer were ignored (a flood, not a consolidation)",
+                )
+            )
+            operations = operations[:MAX_OPERATIONS]
+        before = set(self.overlay.changed)
+        for op in operations:
+            # The guard is enforced here too: a backend may not have run its checks.
+            problem = guard.check(op) if guard is not None else None
+            problem = (
+                problem
+                or _outside_project(op, project)
+                or self.overlay.apply(op, self.stamp, guard)
+            )
+            if guard is not None and not problem:
+                guard.touched.update(
+                    [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
+                )
+            if isinstance(op, Upsert) and op.pinned is not None and not problem:
+                result.warnings.append(
+                    f"{op.path}: `pinned` ignored (only a person pins or unpins a note)"
+                )
+            if problem:
+                result.rejected.append(
+                    (getattr(op, "path", getattr(op, "from_path", "?")), problem)
+                )
+            elif isinstance(op, Upsert):
+                self.catalog[op.path] = op.title
+            elif isinstance(op, Delete):
+                self.catalog.pop(op.path, None)
+            elif isinstance(op, Move):
+                self.catalog[op.to_path] = self.catalog.pop(op.from_path, op.to_path)
+        if guard is not None:
+            # A model is not asked for digests: wikimem writes one per session, as offline,
+            # linked to the notes this chunk changed.
+            changed = [p for p in self.overlay.changed if p not in before]
+            for op in digest_operations(request, self.overlay.read, changed):
+                self.overlay.apply(op, self.stamp)
+                self.catalog[op.path] = op.title
+
+
+def _outside_project(op: Operation, project: str) -> str | None:
+    """Why `op` reaches outside the chunk's project (None: it does not)."""
+    paths = [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
+    for path in paths:
+        other = project_of(path)
+        if other is not None and other != project:
+            return (
+                f"{path}: this chunk is about project {project!r}; a dream writes only there, "
+                "in profile/, general/ and tools/"
+            )
+    return None
 
 
 def _run_locked(
@@ -320,18 +598,40 @@ def _run_locked(
     dry_run: bool,
     progress: Progress | None,
     search: Search | None,
+    *,
+    drop_parked: bool = False,
 ) -> DreamResult:
     started = time.monotonic()
     wiki = Wiki(home, config)
+    result = DreamResult(backend=backend.name, dry_run=dry_run)
     if not dry_run:
         with file_lock(home.state("memory.lock")):
             wiki.recover()  # a dream a crash interrupted: roll its half-written files back first
+        result.recovered.extend(wiki.recovery_notes)
+        problem = state_problem(home)
+        if problem:
+            os.replace(home.state("watermark.json"), home.state("watermark.json.corrupt"))
+            result.recovered.append(
+                f"{problem}; kept as watermark.json.corrupt, the watermark is taken from the "
+                "last dream commit"
+            )
     mark = current_watermark(home, wiki)
-    result = DreamResult(backend=backend.name, dry_run=dry_run)
+    recorded = dream_ids(wiki) | {mark.dream}
+    carry = carrying.load_carry(home, lambda d: d in recorded)
+    result.recovered.extend(carry.notes)
     total = pending_count(home.events_dir, mark)
     overlay = Overlay(home.memory_dir)
     stamp = now_utc()
     today = stamp[:10]
+    parked_before = {p.path: p for p in carry.parked}
+    kept: list[Parked] = []
+    if drop_parked:
+        result.warnings.extend(f"dropped the parked write to {p.path}" for p in carry.parked)
+    else:
+        for p in carry.parked:
+            why = overlay.unpark(p)
+            if why is not None:
+                kept.append(replace(p, reason=why, attempts=p.attempts + 1))
     catalog: dict[str, str] = {}
     index = None
     if backend.needs_prompt:
@@ -349,90 +649,92 @@ def _run_locked(
     overlay.changed.update((note.path, note) for note in settled.notes)
     result.notes += [f"reconciled {n.path}" for n in settled.notes]
     result.notes += [f"conflict left in {path}: {why}" for path, why in settled.unsettled]
+    work = _Pass(backend, config, overlay, result, catalog, search, today, stamp)
+    for deferred in carry.deferred:
+        result.events += len(deferred.records)
+        work.consolidate(deferred.project, list(deferred.records), deferred)
     offsets = dict(mark.offsets)
-    sessions: dict[str, None] = {}
-    projects: dict[str, None] = {}
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
-    for records, reached in _chunks(new_events(home.events_dir, mark), by_chars):
+    for positioned, reached in _chunks(new_events(home.events_dir, mark), by_chars):
+        if work.stopped:
+            break  # these events stay behind the watermark for the next dream
         offsets.update(reached)
-        result.events += len(records)
-        for project, group in _group(records).items():
-            projects[project] = None
-            for s in group:
-                sessions[s.source] = None
-            prompt = None
-            guard = None
-            if backend.needs_prompt:
-                prompt = build_prompt(
-                    project,
-                    group,
-                    today,
-                    overlay.read,
-                    [CatalogEntry(p, t) for p, t in sorted(catalog.items())],
-                    related_notes=config.dream.related_notes,
-                    index_chars=config.dream.index_chars,
-                    notes_chars=config.dream.notes_chars,
-                    search=search,
-                )
-                result.prompt_chars.append(prompt.size)
-                guard = ChunkGuard(project, group, overlay.read, overlay.under, prompt)
-            request = DreamRequest(
-                project,
-                tuple(group),
-                today,
-                prompt,
-                overlay.under,
-                guard.check if guard is not None else None,
-            )
-            proposal = backend.propose(request, overlay.read)
-            result.notes.extend(proposal.notes)
-            result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
-            before = set(overlay.changed)
-            for op in proposal.operations:
-                # Enforced here too: a backend may not have run the checks (or run them at all).
-                problem = guard.check(op) if guard is not None else None
-                problem = problem or overlay.apply(op, stamp, guard)
-                if guard is not None and not problem:
-                    guard.touched.update(
-                        [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
-                    )
-                if problem:
-                    result.rejected.append(
-                        (getattr(op, "path", getattr(op, "from_path", "?")), problem)
-                    )
-                elif isinstance(op, Upsert):
-                    catalog[op.path] = op.title
-                elif isinstance(op, Delete):
-                    catalog.pop(op.path, None)
-                elif isinstance(op, Move):
-                    catalog[op.to_path] = catalog.pop(op.from_path, op.to_path)
-            if guard is not None:
-                # A model is not asked for digests: wikimem writes one per session, as offline,
-                # linked to the notes this chunk changed.
-                changed = [p for p in overlay.changed if p not in before]
-                for op in digest_operations(request, overlay.read, changed):
-                    overlay.apply(op, stamp)
-                    catalog[op.path] = op.title
+        result.events += len(positioned)
+        by_project: dict[str, list[dict[str, Any]]] = {}
+        for name, end, record in positioned:
+            problem = record_problem(record)
+            if problem:
+                work.quarantine_record(f"{name}:{end}", record, problem)
+                continue
+            record = repaired(record)
+            by_project.setdefault(record["project"], []).append(record)
+        for project, records in by_project.items():
+            work.consolidate(project, records)
         if progress:
             progress(result.events, total)
         _crash_point("dream_after_chunk")
     if index is not None:
         index.close()
-    result.sessions = list(sessions)
-    result.projects = list(projects)
-    new_mark = Watermark(offsets, stamp)
+    if (
+        work.first_error is not None
+        and not work.successes
+        and not work.gave_up
+        and not work.faulty_requests
+    ):
+        raise work.first_error  # nothing could be consolidated: change nothing, say why
+    result.sessions = list(work.sessions)
+    result.projects = list(work.projects)
+    dream_id = uuid.uuid4().hex[:16]
+    new_mark = Watermark(offsets, stamp, dream_id)
     writes = overlay.writes(tuple(result.sessions))
     subject = _subject(writes, len(result.sessions))
     body = _body(result.rejected, backend.name, result.events)
-    trailers = [(TRAILER, new_mark.trailer(machine_id(home))), ("Wikimem-Backend", backend.name)]
-    batch = wiki.commit_writes(writes, subject, body=body, trailers=trailers, dry_run=dry_run)
+    trailers = [
+        (TRAILER, new_mark.trailer(machine_id(home))),
+        ("Wikimem-Backend", backend.name),
+        (carrying.DREAM_TRAILER, dream_id),
+    ]
+
+    def record_carry(results: Sequence[GateResult]) -> None:
+        parked = list(kept)
+        for r in results:
+            if r.status == "blocked" and r.retry:
+                old = parked_before.get(r.write.path)
+                parked.append(
+                    Parked(
+                        path=r.write.path,
+                        operation=r.write.operation,
+                        content=r.content if r.write.operation != "delete" else None,
+                        base=overlay.disk_text(r.write.path),
+                        reason=r.reason,
+                        sessions=r.write.sessions,
+                        requires=r.write.requires,
+                        since=old.since if old else stamp,
+                        attempts=old.attempts + 1 if old else 1,
+                    )
+                )
+        new = Carry(dream_id, tuple(parked), tuple(work.deferred))
+        carrying.save_carry(home, new, carry)
+        carrying.quarantine(home, work.quarantine)
+
+    batch = wiki.commit_writes(
+        writes,
+        subject,
+        body=body,
+        trailers=trailers,
+        dry_run=dry_run,
+        before_commit=record_carry,
+    )
     for r in batch.results:
-        if r.status == "blocked":
+        if r.status == "blocked" and r.retry:
+            result.parked.append((r.write.path, r.reason))
+        elif r.status == "blocked":
             result.blocked.append((r.write.path, r.reason))
         elif r.ok:
             {"create": result.created, "update": result.updated, "delete": result.deleted}[
                 r.write.operation
             ].append(r.write.path)
+    result.parked.extend((p.path, p.reason) for p in kept)
     result.warnings.extend(batch.warnings)
     result.commit = batch.commit
     if dry_run:
@@ -480,7 +782,9 @@ def _body(rejected: list[tuple[str, str]], backend: str, events: int) -> str:
     lines = [f"Consolidated {events} events with the {backend} backend."]
     if rejected:
         lines += ["", "Rejected operations:"]
-        lines += [f"- {path}: {reason}" for path, reason in rejected]
+        lines += [f"- {path[:120]}: {reason[:300]}" for path, reason in rejected[:MAX_LISTED]]
+        if len(rejected) > MAX_LISTED:
+            lines.append(f"- … and {len(rejected) - MAX_LISTED} more")
     return "\n".join(lines)
 
 

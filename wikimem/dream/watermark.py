@@ -4,7 +4,9 @@ Contract: per-file byte offsets of the last event consolidated, in `state/waterm
 also in every consolidation commit as a `Wikimem-Watermark: <machine> <offsets>` trailer, so a
 crash between the commit and the state file never re-applies events: on start the watermark is
 the newer of the two. The machine id keeps the trailers of other machines (memory/ is synced
-through git; events are not) from moving this machine's watermark.
+through git; events are not) from moving this machine's watermark. The state file also names
+the dream that wrote it (`dream`, see `wikimem.dream.carry`) and the machine id, so a lost or
+garbled `state/machine-id` is recovered instead of making every trailer look foreign.
 """
 
 from __future__ import annotations
@@ -22,25 +24,39 @@ TRAILER = "Wikimem-Watermark"
 STATE_FILE = "watermark.json"
 
 
+def _plausible_id(value: str) -> bool:
+    return 0 < len(value) <= 64 and value.isascii() and value.isprintable() and " " not in value
+
+
 def machine_id(home: Home) -> str:
     path = home.state("machine-id")
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8", errors="replace") as fh:
             value = fh.read().strip()
-        if value:
+        if _plausible_id(value):
             return value
     except FileNotFoundError:
         pass
-    value = uuid.uuid4().hex[:12]
+    value = _id_from_state(home) or uuid.uuid4().hex[:12]
     os.makedirs(home.state_dir, mode=0o700, exist_ok=True)
     atomic_write(path, value + "\n", 0o600)
     return value
+
+
+def _id_from_state(home: Home) -> str | None:
+    try:
+        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
+            value = json.load(fh).get("machine")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) and _plausible_id(value) else None
 
 
 @dataclass(frozen=True)
 class Watermark:
     offsets: dict[str, int] = field(default_factory=dict)
     last_dream: str = ""
+    dream: str = ""  # the id of the dream that moved it here
 
     def offset(self, name: str) -> int:
         return self.offsets.get(name, 0)
@@ -48,7 +64,7 @@ class Watermark:
     def merged(self, other: Watermark) -> Watermark:
         names = set(self.offsets) | set(other.offsets)
         offsets = {n: max(self.offset(n), other.offset(n)) for n in names}
-        return Watermark(offsets, max(self.last_dream, other.last_dream))
+        return Watermark(offsets, max(self.last_dream, other.last_dream), self.dream)
 
     def trailer(self, machine: str) -> str:
         return f"{machine} {json.dumps(self.offsets, sort_keys=True, separators=(',', ':'))}"
@@ -59,14 +75,33 @@ def load_state(home: Home) -> Watermark:
         with open(home.state(STATE_FILE), encoding="utf-8") as fh:
             data = json.load(fh)
         offsets = {str(k): int(v) for k, v in data.get("offsets", {}).items()}
-        return Watermark(offsets, str(data.get("last_dream", "")))
+        return Watermark(offsets, str(data.get("last_dream", "")), str(data.get("dream", "")))
     except (FileNotFoundError, ValueError, AttributeError, TypeError):
         return Watermark()
 
 
+def state_problem(home: Home) -> str | None:
+    """Why state/watermark.json cannot be read, when it exists (None: fine or absent)."""
+    try:
+        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
+            data = json.load(fh)
+        {str(k): int(v) for k, v in data.get("offsets", {}).items()}
+    except FileNotFoundError:
+        return None
+    except (ValueError, AttributeError, TypeError, UnicodeDecodeError) as exc:
+        return f"state/{STATE_FILE} is unreadable ({exc.__class__.__name__})"
+    return None
+
+
 def save_state(home: Home, mark: Watermark) -> None:
     # The epoch copy lets the hook check the interval without importing datetime.
-    data = {"offsets": mark.offsets, "last_dream": mark.last_dream, "last_dream_epoch": time.time()}
+    data = {
+        "offsets": mark.offsets,
+        "last_dream": mark.last_dream,
+        "last_dream_epoch": time.time(),
+        "dream": mark.dream,
+        "machine": machine_id(home),
+    }
     atomic_write(home.state(STATE_FILE), json.dumps(data, indent=1, sort_keys=True), 0o600)
 
 

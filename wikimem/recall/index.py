@@ -12,6 +12,13 @@ Contract:
     rest for the next call, so a hook is never held up by a large first build.
   - `search(query, ...)` builds a safe FTS query from any text (quotes, slashes, parentheses,
     non-English text, code) and never raises on it.
+  - Under load (docs/reliability.md): the database is in WAL mode, so readers never wait for a
+    writer. A reader's writes are optional: `refresh` takes the write lock up front
+    (`BEGIN IMMEDIATE`), waits for it no longer than its deadline allows, and when another
+    process holds it, returns False and leaves the work to that process or the next call: the
+    search then runs on what is indexed. "Database is locked" is never taken for corruption
+    (only a damaged file is deleted and rebuilt), and a failed transaction is rolled back only
+    when one is open, so the real error is the one reported.
 
 Hook-path module: standard library only.
 """
@@ -37,6 +44,7 @@ WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0)
 COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no evidence
 MIN_COMMON_ROWS = 3
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
+BUSY_WRITE_MS = 5000  # longest wait for the write lock without a deadline (dream, search)
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before
     being below between both but by can could did do does doing done down during each else few
@@ -58,15 +66,23 @@ class Index:
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
         for attempt in (0, 1):
+            db = None
             try:
                 db = sqlite3.connect(self.path, timeout=busy_ms / 1000, isolation_level=None)
-                db.execute("PRAGMA journal_mode=WAL")
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                version = self._version(db)
-                if version != SCHEMA_VERSION:
+                if self._version(db) != SCHEMA_VERSION:
                     self._create(db)
                 return db
+            except sqlite3.OperationalError:
+                # busy or locked: another process is creating or writing it; not corruption
+                if db is not None:
+                    db.close()
+                raise
             except sqlite3.DatabaseError:
+                if db is not None:
+                    db.close()
                 if attempt:
                     raise
                 self._remove_files()  # corrupt: rebuild from memory/, which is the truth
@@ -87,10 +103,21 @@ class Index:
             return None
         return str(row[0]) if row else None
 
+    @classmethod
+    def _create(cls, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            if cls._version(db) != SCHEMA_VERSION:  # another process may have just made it
+                cls._create_tables(db)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
     @staticmethod
-    def _create(db: sqlite3.Connection) -> None:
-        db.executescript(
-            """
+    def _create_tables(db: sqlite3.Connection) -> None:
+        for statement in """
             DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS passages;
             DROP TABLE IF EXISTS meta;
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -101,9 +128,10 @@ class Index:
             CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
             CREATE VIRTUAL TABLE passages USING fts5(
                 path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body,
-                tokenize = 'porter unicode61 remove_diacritics 2');
-            """
-        )
+                tokenize = 'porter unicode61 remove_diacritics 2')
+            """.split(";"):
+            if statement.strip():
+                db.execute(statement)  # executescript would COMMIT the open transaction
         db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
 
     def close(self) -> None:
@@ -135,7 +163,8 @@ class Index:
         if not stale and not gone and not changed and not vanished:
             return True  # the common case on the hot path: nothing to write, no transaction
         complete = True
-        self.db.execute("BEGIN")
+        if not self._begin_write(deadline):
+            return False  # another process is writing: search what is there
         try:
             for rel in gone:
                 self._drop(rel)
@@ -152,10 +181,32 @@ class Index:
                 self.db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?)", changed.items())
                 self.db.executemany("DELETE FROM dirs WHERE path = ?", [(d,) for d in vanished])
             self.db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            self._rollback()
+            return False  # a busy or full disk mid-way: nothing half-done, try again later
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self._rollback()
             raise
         return complete
+
+    def _begin_write(self, deadline: float | None) -> bool:
+        """Take the write lock now, waiting at most until shortly before `deadline`."""
+        wait_ms = BUSY_WRITE_MS
+        if deadline is not None:
+            wait_ms = int(max(0.0, min(wait_ms / 1000, deadline - time.monotonic())) * 1000)
+        self.db.execute(f"PRAGMA busy_timeout = {wait_ms}")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            return True
+        except sqlite3.OperationalError:
+            return False
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                pass  # SQLite rolled it back itself
 
     def _known_in(self, rel_dir: str) -> dict[str, str]:
         """Indexed notes directly in rel_dir: {path: "mtime:size"} (a range scan on the path)."""
@@ -328,7 +379,11 @@ class Index:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'passages'").fetchone()
         if row is None:
             count = int(self.db.execute("SELECT count(*) FROM passages").fetchone()[0])
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (str(count),))
+            try:  # a cache only: a reader never waits for a writer to store it
+                self.db.execute("PRAGMA busy_timeout = 0")
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('passages', ?)", (str(count),))
+            except sqlite3.OperationalError:
+                pass
             return count
         return int(row[0])
 

@@ -6,13 +6,20 @@ applied), regenerates `index.md`, makes ONE commit whose message says what chang
 source and sessions in trailers, runs the post_write commands with the commit's sha, refreshes
 the search index, and returns what happened. A crash at any point leaves either the old state
 or the new: the journal lets the next batch roll a dream's half-written files back (its events
-will be consolidated again) and commit anyone else's (their change is kept).
+will be consolidated again) and commit anyone else's (their change is kept). Whether a dream's
+batch was committed is decided by its `Wikimem-Batch` trailer, never by file contents: a person
+who committed the half-written files by hand has not consolidated those events, so they are
+rolled back all the same (and unstaged), and the next dream does the work once.
+Before any write, `recover` also clears what killed processes leave: stale git lock files (only
+when no live process can own them) and `.wikimem-*.tmp` files; what it did is in
+`recovery_notes`, one line each.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -26,7 +33,11 @@ from wikimem.wiki.indexmd import note_paths, write_index
 from wikimem.wiki.notes import Note, parse_note
 
 JOURNAL = "batch-journal.json"
+BATCH_TRAILER = "Wikimem-Batch"
 CrashHook = Callable[[str], None]
+# Called with the final results after the files are written and before the commit: a dream
+# records what it carries over (parked writes) there, so a crash never loses it.
+BeforeCommit = Callable[[Sequence["GateResult"]], None]
 
 
 def _no_crash(point: str) -> None:
@@ -53,7 +64,7 @@ class BatchResult:
 
 def _blocked_by_requirement(result: GateResult, required: GateResult) -> GateResult:
     reason = f"not done because {required.write.path} could not be written: {required.reason}"
-    return replace(result, status="blocked", reason=reason)
+    return replace(result, status="blocked", reason=reason, retry=required.retry)
 
 
 def _with_requirements(checked: list[GateResult]) -> list[GateResult]:
@@ -80,6 +91,7 @@ class Wiki:
         self.memory_dir = home.memory_dir
         self.gate = Gate(self.memory_dir, self.config)
         self._store: Store | None = None
+        self.recovery_notes: list[str] = []
 
     @property
     def machine(self) -> str:
@@ -119,6 +131,7 @@ class Wiki:
         trailers: Sequence[tuple[str, str]] = (),
         dry_run: bool = False,
         crash: CrashHook = _no_crash,
+        before_commit: BeforeCommit | None = None,
     ) -> BatchResult:
         with file_lock(self.home.state("memory.lock")):
             if callable(writes):
@@ -126,7 +139,9 @@ class Wiki:
                 # (`wikimem watch` tells a person's edits from a dream's this way).
                 self.recover()
                 writes = writes()
-            return self._commit_locked(writes, subject, body, trailers, dry_run, crash)
+            return self._commit_locked(
+                writes, subject, body, trailers, dry_run, crash, before_commit
+            )
 
     def _commit_locked(
         self,
@@ -136,6 +151,7 @@ class Wiki:
         trailers: Sequence[tuple[str, str]],
         dry_run: bool,
         crash: CrashHook,
+        before_commit: BeforeCommit | None = None,
     ) -> BatchResult:
         if not dry_run:
             self.recover()
@@ -144,7 +160,9 @@ class Wiki:
             return BatchResult(tuple(checked), None, subject)
         to_write = [r for r in checked if r.ok]
         source = writes[0].source if writes else "unknown"
-        self._journal(source, to_write)
+        batch_id = uuid.uuid4().hex[:16]
+        trailers = [*trailers, (BATCH_TRAILER, batch_id)]
+        self._journal(source, to_write, batch_id)
         crash("after_journal")
         done: dict[str, GateResult] = {}
         # Writes that others require go first, so a requirement that fails can still stop them.
@@ -156,6 +174,9 @@ class Wiki:
         results = [done[r.write.path] for r in checked]
         written = [r for r in results if r.ok]
         crash("after_write")
+        if before_commit is not None:
+            before_commit(results)
+            crash("after_before_commit")
         commit = None
         message = self._message(subject, body, results, trailers, self.machine)
         if written:
@@ -253,7 +274,7 @@ class Wiki:
     def _journal_path(self) -> str:
         return self.home.state(JOURNAL)
 
-    def _journal(self, source: str, to_write: Sequence[GateResult]) -> None:
+    def _journal(self, source: str, to_write: Sequence[GateResult], batch_id: str) -> None:
         entries = []
         for r in to_write:
             old = read_current(self.memory_dir, r.write.path)
@@ -268,7 +289,9 @@ class Wiki:
                 }
             )
         atomic_write(
-            self._journal_path(), json.dumps({"source": source, "entries": entries}), 0o600
+            self._journal_path(),
+            json.dumps({"source": source, "batch": batch_id, "entries": entries}),
+            0o600,
         )
 
     def _clear_journal(self) -> None:
@@ -278,29 +301,93 @@ class Wiki:
             pass
 
     def recover(self) -> list[str]:
-        """Finish or undo a batch a crash interrupted; returns the paths touched."""
+        """Finish or undo a batch a crash interrupted; returns the paths touched. Call it with
+        the memory lock held."""
+        self.recovery_notes = []
+        store = self.store
+        store.prepare()
+        removed = store.clear_stale_locks()  # GitLocked (one line) when a live git holds one
+        if removed:
+            self.recovery_notes.append(
+                f"removed {', '.join(removed)} left in memory/.git by a git process that was killed"
+            )
+        temps = store.temp_files()
+        for rel in temps:
+            try:
+                os.unlink(os.path.join(self.memory_dir, rel))
+            except OSError:
+                pass
+        if temps:
+            self.recovery_notes.append(
+                f"removed {len(temps)} temp file(s) a killed write left in memory/"
+            )
         try:
             with open(self._journal_path(), encoding="utf-8") as fh:
                 journal = json.load(fh)
+            if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list):
+                raise ValueError("not a journal")
         except FileNotFoundError:
             return []
-        except ValueError:
-            self._clear_journal()
+        except (ValueError, UnicodeDecodeError):
+            aside = self._journal_path() + ".corrupt"
+            os.replace(self._journal_path(), aside)
+            self.recovery_notes.append(
+                f"the journal of an interrupted write was unreadable and is kept at {aside}; "
+                f"review `git -C {self.memory_dir} status` before committing anything by hand"
+            )
             return []
-        touched = []
+        touched: list[str] = []
+        entries = [e for e in journal["entries"] if isinstance(e, dict)]
         if journal.get("source") == "dream":
-            # Roll back: the events stay behind the watermark and will be consolidated again.
-            for entry in journal.get("entries", []):
-                rel = entry["path"]
+            touched = self._roll_back(journal, entries)
+        else:
+            # Roll forward: a person's change is worth keeping.
+            paths = [str(e.get("path")) for e in entries if _plain_path(e.get("path"))]
+            if paths:
+                write_index(self.memory_dir)
+                store.commit(
+                    [*paths, "index.md"],
+                    f"recover: {len(paths)} interrupted write(s)\n\nWikimem-Source: recover",
+                )
+                touched = paths
+                self.recovery_notes.append(
+                    f"committed {len(paths)} write(s) an interrupted `{journal.get('source')}` made"
+                )
+        self._clear_journal()
+        return touched
+
+    def _committed(self, batch_id: object) -> bool | None:
+        """Whether the batch's commit exists (None: an old journal without an id)."""
+        if not isinstance(batch_id, str) or not batch_id:
+            return None
+        return any(v == batch_id for _, v in self.store.trailer_values(BATCH_TRAILER, n=50))
+
+    def _roll_back(self, journal: dict[str, object], entries: list[dict[str, object]]) -> list[str]:
+        """Undo a dream's half-done batch: its events are still behind the watermark and will
+        be consolidated again, so what it wrote must go, even if someone committed it since."""
+        committed = self._committed(journal.get("batch"))
+        if committed:
+            return []  # the commit was made: its watermark counts these events as done
+        touched = []
+        for entry in entries:
+            rel = entry.get("path")
+            if not _plain_path(rel):
+                continue
+            assert isinstance(rel, str)
+            try:
                 current = content_hash(read_current(self.memory_dir, rel))
-                if current != entry["new"] or current == entry["old"]:
+                if current != entry.get("new") or current == entry.get("old"):
                     continue  # not ours any more, or nothing to undo
-                committed = self.store.file_at(rel) if self.store.has_commits() else None
-                if content_hash(committed) == entry["new"]:
-                    continue  # the commit was made: its watermark counts these events as done
+                # An old journal without a batch id: judged by the last commit, as before.
+                if (
+                    committed is None
+                    and self.store.has_commits()
+                    and content_hash(self.store.file_at(rel)) == entry.get("new")
+                ):
+                    continue
                 target = os.path.join(self.memory_dir, rel)
                 old = entry.get("old_content")
-                if old is None:
+                if not isinstance(old, str):
                     try:
                         os.unlink(target)
                     except FileNotFoundError:
@@ -308,18 +395,28 @@ class Wiki:
                 else:
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     atomic_write(target, old)
-                touched.append(rel)
-            if touched:
-                write_index(self.memory_dir)
-        else:
-            # Roll forward: a person's change is worth keeping.
-            paths = [e["path"] for e in journal.get("entries", [])]
-            if paths:
-                write_index(self.memory_dir)
-                self.store.commit(
-                    [*paths, "index.md"],
-                    f"recover: {len(paths)} interrupted write(s)\n\nWikimem-Source: recover",
-                )
-                touched = paths
-        self._clear_journal()
+            except OSError as exc:
+                self.recovery_notes.append(f"could not roll back {rel}: {exc.strerror or exc}")
+                continue
+            touched.append(rel)
+            _no_crash("mid_rollback")
+        if touched:
+            write_index(self.memory_dir)
+            # git's index too: a crash between `git add` and `git commit` left them staged
+            self.store.unstage([*touched, "index.md"])
+            self.recovery_notes.append(
+                f"rolled back {len(touched)} file(s) an interrupted dream had written; "
+                "its events will be consolidated again"
+            )
         return touched
+
+
+def _plain_path(value: object) -> bool:
+    """A journal entry's path is used only when it is a relative path inside memory/."""
+    return (
+        isinstance(value, str)
+        and bool(value)
+        and "\0" not in value
+        and not value.startswith("/")
+        and ".." not in value.split("/")
+    )

@@ -5,7 +5,10 @@
    `general/My Note.md` made in Obsidian, for a person's writes and for changes to an existing
    note), is not `.git/` or `index.md`; the content parses with a `title` and a known `kind`; it
    is at most `gate.max_note_bytes`; secrets are redacted or the write blocked (`gate.secrets`);
-   `gate.protected` paths are refused to automated writers (dream, MCP, import).
+   `gate.protected` paths are refused to automated writers (dream, MCP, import). Automated
+   writers never pin or unpin a note, and (with `gate.person_notes = "protect"`, the default)
+   never delete a note a person wrote nor remove more than `max(2, 10%)` of its lines in one
+   write: such a write waits for the person's consent (`retry`: a dream parks it).
 2. The user's `pre_write` commands whose `match` glob fits the path, in config order: JSON on
    stdin (`hook_event_name: PreMemoryWrite`, `memory_file`, `memory_path`, `path`, `operation`,
    `proposed_content`, `source`, `sessions`); exit 0 proceeds, and stdout may carry
@@ -23,6 +26,7 @@ writes are reported, never silently dropped.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import hashlib
 import json
@@ -45,6 +49,11 @@ PERSON_SOURCES = ("remember", "forget", "edit", "watch")
 
 def hand_names_allowed(write: MemoryWrite) -> bool:
     return write.source in PERSON_SOURCES or write.operation != "create"
+
+
+# An automated write may drop at most this many of a person's lines (or this share of them).
+PERSON_LINES_KEPT_MIN_DROP = 2
+PERSON_LINES_DROP_SHARE = 0.10
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,9 @@ class GateResult:
     content: str | None = None  # what was (or would be) written
     redacted: tuple[str, ...] = ()
     warnings: tuple[str, ...] = field(default=())
+    # Blocked for a reason that may pass later (a pre_write command, a concurrent change), not
+    # by a built-in rule: a dream parks such a write and tries it again (docs/reliability.md).
+    retry: bool = False
 
     @property
     def ok(self) -> bool:
@@ -85,11 +97,17 @@ def content_hash(text: str | None) -> str:
 
 
 def read_current(memory_dir: str, rel: str) -> str | None:
+    """The file's text, or None when there is none (a name no file system can hold included:
+    too long, a NUL, a loop of links: one poisoned path must not stop the others)."""
     try:
         with open(os.path.join(memory_dir, rel), encoding="utf-8", newline="") as fh:
             return fh.read()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, ValueError):
         return None
+    except OSError as exc:
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL):
+            return None
+        raise
 
 
 class Gate:
@@ -97,6 +115,51 @@ class Gate:
         self.memory_dir = memory_dir
         self.real_root = os.path.realpath(memory_dir)
         self.config = config
+        self._person_paths: set[str] | None = None  # read once per gate (one batch)
+
+    def _person_written(self, rel: str) -> bool:
+        if self._person_paths is None:
+            from wikimem.wiki.provenance import person_written
+
+            self._person_paths = person_written(self.memory_dir)
+        return rel in self._person_paths
+
+    def _automated_problem(
+        self, write: MemoryWrite, current: str | None, content: str | None
+    ) -> tuple[str, bool] | None:
+        """(reason, waits for consent) when an automated writer oversteps; None when it does not."""
+        if write.source not in AUTOMATED_SOURCES:
+            return None
+        was = _pinned(current)
+        if content is not None and _pinned(content) != was:
+            verb = "unpin" if was else "pin"
+            return (
+                f"{write.path}: a {write.source} write may not {verb} a note (only a person does)",
+                False,
+            )
+        if current is None or self.config.gate.person_notes != "protect":
+            return None
+        if not self._person_written(write.path):
+            return None
+        consent = (
+            'set gate.person_notes = "allow" in config.toml to let automated writers do it, '
+            "or `wikimem dream --drop-parked` to decline"
+        )
+        if write.operation == "delete":
+            return (
+                f"{write.path} holds what you wrote; a {write.source} write does not delete it "
+                f"(`wikimem forget {write.path}` does; {consent})",
+                True,
+            )
+        dropped, total = _dropped_lines(current, content or "")
+        allowed = max(PERSON_LINES_KEPT_MIN_DROP, int(total * PERSON_LINES_DROP_SHARE))
+        if dropped > allowed:
+            return (
+                f"{write.path} holds what you wrote; this {write.source} write would remove "
+                f"{dropped} of its {total} lines (at most {allowed} without your consent: {consent})",
+                True,
+            )
+        return None
 
     # -- 1. built-in rules ---------------------------------------------------------------------
 
@@ -110,7 +173,10 @@ class Gate:
         except NoteError as exc:
             return str(exc)
         target = os.path.join(self.memory_dir, rel)
-        real = os.path.realpath(target)
+        try:
+            real = os.path.realpath(target)
+        except (OSError, ValueError) as exc:
+            return f"{rel!r} cannot be resolved ({exc})"
         if os.path.commonpath([real, self.real_root]) != self.real_root:
             return f"{rel!r} resolves outside memory/ (to {real})"
         probe = target
@@ -185,6 +251,11 @@ class Gate:
                 return GateResult(write, "blocked", reason, redacted=kinds)
             if content == current and not on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
+        overstep = self._automated_problem(write, current, content)
+        if overstep is not None:
+            return GateResult(
+                write, "blocked", overstep[0], content=content, redacted=kinds, retry=overstep[1]
+            )
         warnings: list[str] = []
         for command in self.config.gate.pre_write:
             if not fnmatch.fnmatchcase(write.path, command.match):
@@ -192,7 +263,13 @@ class Gate:
             outcome = self._run_pre(command, write, content)
             if outcome.blocked is not None:
                 return GateResult(
-                    write, "blocked", outcome.blocked, redacted=kinds, warnings=tuple(warnings)
+                    write,
+                    "blocked",
+                    outcome.blocked,
+                    content=content,
+                    redacted=kinds,
+                    warnings=tuple(warnings),
+                    retry=True,
                 )
             if outcome.warning:
                 warnings.append(outcome.warning)
@@ -344,25 +421,33 @@ class Gate:
                 result,
                 status="blocked",
                 reason=f"{write.path} changed since it was read; not overwritten",
+                retry=True,
             )
         # re-check: a link may have appeared meanwhile
         problem = self._path_problem(write.path, hand_names_allowed(write))
         if problem:
             return replace(result, status="blocked", reason=problem)
-        if write.operation == "delete":
-            try:
-                os.unlink(target)
-            except FileNotFoundError:
-                if write.on_disk:
-                    return result  # the person deleted it; the commit records that
-                return replace(result, status="unchanged", reason="already gone")
-            self._prune_empty_dirs(os.path.dirname(target))
-            return result
-        assert result.content is not None
-        if write.on_disk and result.content == current:
-            return result  # a hand edit the gate let through as it is: nothing to rewrite
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        atomic_write(target, result.content)
+        try:
+            if write.operation == "delete":
+                try:
+                    os.unlink(target)
+                except FileNotFoundError:
+                    if write.on_disk:
+                        return result  # the person deleted it; the commit records that
+                    return replace(result, status="unchanged", reason="already gone")
+                self._prune_empty_dirs(os.path.dirname(target))
+                return result
+            assert result.content is not None
+            if write.on_disk and result.content == current:
+                return result  # a hand edit the gate let through as it is: nothing to rewrite
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            atomic_write(target, result.content)
+        except OSError as exc:
+            # A full disk or a read-only folder stops this write, not the batch; a name the file
+            # system refuses is final, anything else may pass next time.
+            final = exc.errno in (errno.ENAMETOOLONG, errno.EINVAL)
+            reason = f"{write.path}: could not be written ({exc.strerror or exc})"
+            return replace(result, status="blocked", reason=reason, retry=not final)
         return result
 
     def _prune_empty_dirs(self, directory: str) -> None:
@@ -372,6 +457,24 @@ class Gate:
             except OSError:
                 return
             directory = os.path.dirname(directory)
+
+
+def _pinned(text: str | None) -> bool:
+    if text is None:
+        return False
+    from wikimem.wiki import notemeta
+
+    meta, _ = notemeta.read_meta(text)
+    return meta.get("pinned") is True
+
+
+def _dropped_lines(before: str, after: str) -> tuple[int, int]:
+    """(lines of `before`'s body missing from `after`'s body, lines of `before`'s body)."""
+    from wikimem.wiki import notemeta
+
+    old = [ln.strip() for ln in notemeta.split(before)[1].splitlines() if ln.strip()]
+    new = {ln.strip() for ln in notemeta.split(after)[1].splitlines() if ln.strip()}
+    return sum(1 for ln in old if ln not in new), len(old)
 
 
 @dataclass(frozen=True)

@@ -5,20 +5,35 @@ signing setup (`commit.gpgsign` is forced off, commit hooks are skipped: the wri
 the user controls writes). A commit includes only the paths it is given, so files the user has
 staged or edited by hand are neither committed nor disturbed. Works in a repository the user
 also commits to.
+
+Bad days: paths reach git on stdin (NUL-separated) and the message through a file, so no number
+of paths or size of message can exceed the argument limit, and a message never carries a NUL or
+other control character. `clear_stale_locks` (called under wikimem's memory lock) removes git
+lock files a killed git left behind, but only when no live process can own them; otherwise
+`GitLocked` says in one line who holds the repository. Our temp files (`.wikimem-*.tmp`) are
+excluded through `.git/info/exclude`, so `git status` never offers them for a commit.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import git
 
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
+
+TEMP_PATTERN = ".wikimem-*.tmp"
+# Lock files git creates with O_EXCL and removes when done; a killed git leaves them behind.
+LOCK_NAMES = ("index.lock", "HEAD.lock", "config.lock", "packed-refs.lock", "ORIG_HEAD.lock")
+# Without /proc (macOS) liveness cannot be checked: only a lock this old is taken as stale.
+STALE_WITHOUT_PROC_SECONDS = 600.0
+PROCESS_START = time.time()  # a lock older than this process was not made by our own git
 
 
 class GitError(WikimemError):
@@ -36,6 +51,60 @@ def _last_line(exc: git.GitCommandError) -> str:
     lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     return lines[-1].removeprefix("fatal: ") if lines else "unknown error"
+
+
+class GitLocked(GitError):
+    """A git lock file in memory/.git is held by a live process (or cannot be judged stale)."""
+
+
+def clean_message(message: str) -> str:
+    """A commit message git accepts: no NUL or other control characters but newline and tab."""
+    return "".join(
+        ch if ch in "\n\t" or (ch >= " " and ch != "\x7f") else "\ufffd" for ch in message
+    )
+
+
+def _pids() -> list[int]:
+    try:
+        return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+    except OSError:
+        return []
+
+
+def _proc_users(root: str, lock: str) -> list[str]:
+    """`pid (command)` of live processes that may own `lock` (Linux): a git working in `root`,
+    or any process holding the lock file open. A shell that merely sits in memory/ is not one."""
+    me = os.getpid()
+    found = []
+    for pid in _pids():
+        if pid == me:
+            continue
+        base = f"/proc/{pid}"
+        try:
+            with open(f"{base}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+        except OSError:
+            continue
+        cmd = b" ".join(argv).decode("utf-8", "replace").strip()
+        if " cat-file --batch" in cmd:
+            continue  # GitPython's long-lived reader: it never takes a lock
+        holds = False
+        if b"git" in os.path.basename(argv[0]):
+            try:
+                cwd = os.readlink(f"{base}/cwd")
+                holds = cwd == root or cwd.startswith(root + os.sep)
+            except OSError:
+                holds = False
+        if not holds:
+            try:
+                holds = any(
+                    os.readlink(f"{base}/fd/{fd}") == lock for fd in os.listdir(f"{base}/fd")
+                )
+            except OSError:
+                holds = False
+        if holds:
+            found.append(f"{pid} ({cmd[:60] or '?'})")
+    return found
 
 
 @dataclass(frozen=True)
@@ -66,32 +135,6 @@ def _env(identity: GitConfig) -> dict[str, str]:
     }
 
 
-MAX_PATH_ARGS = 200
-
-
-@contextmanager
-def _pathspec_file() -> Iterator[str]:
-    fd, path = tempfile.mkstemp(prefix="wikimem-paths-")
-    os.close(fd)
-    try:
-        yield path
-    finally:
-        for leftover in (path, path + ".msg"):
-            try:
-                os.unlink(leftover)
-            except FileNotFoundError:
-                pass
-
-
-def _pathspec(rels: Sequence[str], spec_file: str) -> list[str]:
-    """`-- path…`, or the paths through a file when there are too many for one command line."""
-    if len(rels) <= MAX_PATH_ARGS:
-        return ["--", *rels]
-    with open(spec_file, "w", encoding="utf-8") as fh:
-        fh.write("\0".join(rels))
-    return [f"--pathspec-from-file={spec_file}", "--pathspec-file-nul"]
-
-
 class Store:
     """The memory repository at `path` (memory/)."""
 
@@ -114,11 +157,6 @@ class Store:
                 raise GitError(f"git init failed in {path}: {exc.stderr.strip()}") from exc
         return cls(path, identity)
 
-    @contextmanager
-    def _git_env(self) -> Iterator[None]:
-        with self.repo.git.custom_environment(**_env(self.identity)):
-            yield
-
     def has_commits(self) -> bool:
         try:
             self.repo.head.commit  # noqa: B018 - raises when the branch is unborn
@@ -129,49 +167,159 @@ class Store:
     def head(self) -> str | None:
         return self.repo.head.commit.hexsha if self.has_commits() else None
 
+    def _git(self, *args: str, paths: Sequence[str] | None = None) -> str:
+        """Run git in memory/ with our identity; `paths` go on stdin as a NUL-separated pathspec
+        (never on the command line, whose length is limited)."""
+        cmd = ["git", "-C", self.path, *args]
+        data = None
+        if paths is not None:
+            cmd += ["--pathspec-from-file=-", "--pathspec-file-nul"]
+            data = "\0".join(paths).encode("utf-8", "surrogateescape")
+        env = {**os.environ, **_env(self.identity), "GIT_LITERAL_PATHSPECS": "1"}
+        try:
+            done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
+        except OSError as exc:
+            raise GitError(f"could not run git: {exc.strerror or exc}") from None
+        if done.returncode != 0:
+            err = done.stderr.decode("utf-8", "replace").strip()
+            raise GitError(f"git {args[0]} failed: {_first_line(err)}")
+        return done.stdout.decode("utf-8", "replace")
+
     def commit(self, paths: Sequence[str], message: str, allow_empty: bool = False) -> str | None:
         """Commit exactly `paths` (relative to memory/, added, changed or deleted).
 
         Returns the new commit's sha, or None when none of the paths changed."""
         rels = sorted(set(paths))
-        try:
-            with self._git_env(), _pathspec_file() as spec_file:
-                if rels:
-                    # A path neither on disk nor known to git (a note created by hand and
-                    # deleted before any commit) is no change to git, and naming it would fail.
-                    tracked = set(self.repo.git.ls_files("-z").split("\0"))
-                    rels = [
-                        r
-                        for r in rels
-                        if r in tracked or os.path.lexists(os.path.join(self.path, r))
-                    ]
-                # Thousands of paths (a first sync of a large vault) exceed the argument list.
-                spec = _pathspec(rels, spec_file)
-                if rels:
-                    self.repo.git.add("-A", *spec)
-                    wanted = set(rels)
-                    staged = (
-                        self.repo.git.diff("--cached", "--name-only", "-z")
-                        if self.has_commits()
-                        else "x"
+        if rels:
+            # A path neither on disk nor known to git (a note created by hand and deleted
+            # before any commit) is no change to git, and naming it would fail.
+            # (ls-files takes no pathspec on stdin: list all, which is cheap)
+            tracked = set(self._git("ls-files", "-z").split("\0"))
+            rels = [r for r in rels if r in tracked or os.path.lexists(os.path.join(self.path, r))]
+        if rels:
+            self._git("add", "-A", paths=rels)
+            if os.environ.get("WIKIMEM_CRASH_AT") == "after_git_add":  # fault injection (tests)
+                os._exit(137)
+            # (diff takes no pathspec on stdin either: what else is staged is ignored)
+            staged = (
+                bool(
+                    set(
+                        self._git("diff", "--cached", "--name-only", "--no-renames", "-z").split(
+                            "\0"
+                        )
                     )
-                    if staged != "x":
-                        staged = "\0".join(p for p in staged.split("\0") if p in wanted)
-                else:
-                    staged = ""
-                if not staged.strip() and not allow_empty:
-                    return None
-                with open(spec_file + ".msg", "w", encoding="utf-8") as fh:
-                    fh.write(message)  # a batch of thousands of notes has a long message
-                args = ["--no-verify", "-q", "-F", spec_file + ".msg"]
-                if allow_empty:
-                    args.append("--allow-empty")
-                if rels:
-                    args += ["--only", *spec]
-                self.repo.git.commit(*args)
-        except git.GitCommandError as exc:
-            raise GitError(f"git commit failed: {(exc.stderr or str(exc)).strip()}") from exc
-        return self.repo.head.commit.hexsha
+                    & set(rels)
+                )
+                if self.has_commits()
+                else True
+            )
+        else:
+            staged = False
+        if not staged and not allow_empty:
+            return None
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".msg", delete=False) as fh:
+            fh.write(clean_message(message))
+        try:
+            args = ["commit", "--no-verify", "-q", "--cleanup=verbatim", "-F", fh.name]
+            if allow_empty:
+                args.append("--allow-empty")
+            if rels:
+                self._git(*args, "--only", paths=rels)
+            else:
+                self._git(*args)
+        finally:
+            os.unlink(fh.name)
+        return self.head()
+
+    # -- bad days ------------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Keep our temp files out of `git status` (a machine-local exclude, never committed)."""
+        info = os.path.join(self.path, ".git", "info")
+        exclude = os.path.join(info, "exclude")
+        try:
+            with open(exclude, encoding="utf-8") as fh:
+                if TEMP_PATTERN in fh.read().splitlines():
+                    return
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return
+        try:
+            os.makedirs(info, exist_ok=True)
+            with open(exclude, "a", encoding="utf-8") as fh:
+                fh.write(f"\n# wikimem's temp files while a note is written\n{TEMP_PATTERN}\n")
+        except OSError:
+            pass  # a read-only repository: the write that follows says so
+
+    def lock_files(self) -> list[str]:
+        """Git lock files present in memory/.git (absolute paths)."""
+        gitdir = os.path.join(self.path, ".git")
+        found = [os.path.join(gitdir, n) for n in LOCK_NAMES]
+        for dirpath, _, names in os.walk(os.path.join(gitdir, "refs")):
+            found += [os.path.join(dirpath, n) for n in names if n.endswith(".lock")]
+        return [p for p in found if os.path.lexists(p)]
+
+    def lock_holders(self, lock: str) -> list[str] | None:
+        """Live processes that may own `lock` ([] = none: it is stale), None = cannot tell."""
+        if not os.path.isdir("/proc/self"):
+            try:
+                age = time.time() - os.lstat(lock).st_mtime
+            except FileNotFoundError:
+                return []
+            return [] if age > STALE_WITHOUT_PROC_SECONDS else None
+        try:
+            if os.lstat(lock).st_mtime >= PROCESS_START:
+                # Made after this process started: maybe by a git someone runs right now.
+                holders = _proc_users(os.path.realpath(self.path), lock)
+                return holders or None
+        except FileNotFoundError:
+            return []
+        return _proc_users(os.path.realpath(self.path), lock)
+
+    def clear_stale_locks(self) -> list[str]:
+        """Remove lock files no live process owns; GitLocked when one is (or may be) in use.
+
+        Call with wikimem's memory lock held: no wikimem process is running git then."""
+        removed = []
+        for lock in self.lock_files():
+            holders = self.lock_holders(lock)
+            rel = os.path.relpath(lock, self.path)
+            if holders == []:
+                try:
+                    os.unlink(lock)
+                    removed.append(rel)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise GitLocked(f"cannot remove the stale {rel}: {exc.strerror}") from None
+                continue
+            who = f"by {', '.join(holders)}" if holders else "by a git process started just now"
+            raise GitLocked(
+                f"memory/{rel} is held {who}; wait for it to finish "
+                f"(if no git is running, delete {lock})"
+            )
+        return removed
+
+    def unstage(self, paths: Sequence[str]) -> None:
+        """Reset the index entries of `paths` to HEAD (a rolled-back write leaves nothing staged)."""
+        rels = sorted(set(paths))
+        if not rels:
+            return
+        if self.has_commits():
+            self._git("reset", "-q", "HEAD", paths=rels)
+        else:
+            self._git("rm", "-q", "--cached", "--ignore-unmatch", "-r", paths=rels)
+
+    def temp_files(self) -> list[str]:
+        """Our temp files left in memory/ by a killed writer (relative paths)."""
+        found = []
+        for dirpath, dirnames, names in os.walk(self.path):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for n in names:
+                if n.startswith(".wikimem-") and n.endswith(".tmp"):
+                    found.append(os.path.relpath(os.path.join(dirpath, n), self.path))
+        return sorted(found)
 
     def log(self, n: int = 20, path: str | None = None) -> list[CommitInfo]:
         if not self.has_commits():
@@ -230,9 +378,10 @@ class Store:
 
     def dirty_paths(self) -> list[str]:
         """Paths with uncommitted changes (tracked or untracked), relative to memory/. Hidden
-        folders (`.obsidian/`, `.trash/`) are an editor's own state, not memory: never listed,
-        whatever an older `.gitignore` says."""
-        out = self.repo.git.status("--porcelain", "-z", "--untracked-files=all")
+        folders (`.obsidian/`, `.trash/`) are an editor's own state, not memory, and our own temp
+        files (`.wikimem-*.tmp`, hidden too) are no change: never listed, whatever an older
+        `.gitignore` says."""
+        out = self._git("status", "--porcelain", "-z", "--untracked-files=all")
         paths = []
         entries = out.split("\0")
         i = 0
@@ -269,3 +418,11 @@ class Store:
         except git.GitCommandError:
             return None
         return bytes(data).decode("utf-8", "replace")
+
+
+def _first_line(text: str) -> str:
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    for ln in lines:
+        if ln.startswith(("fatal:", "error:")):
+            return ln
+    return lines[0] if lines else "no message"

@@ -38,6 +38,8 @@ KIND_OF_FOLDER = {
 }
 SCHEMA_KEYS = ("title", "kind", "tags", "created", "updated", "sources", "pinned")
 MAX_DEPTH = 4
+# File systems refuse names over 255 bytes; a segment this long is a mistake or an attack anyway.
+MAX_SEGMENT_CHARS = 100
 _SEGMENT = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _PLAIN_BLOCK = re.compile(r"[A-Za-z][A-Za-z0-9 _./()+,-]*[A-Za-z0-9_.)+]|[A-Za-z]")
 _PLAIN_FLOW = re.compile(r"[A-Za-z_][A-Za-z0-9_.+/:-]*[A-Za-z0-9_+]|[A-Za-z]")
@@ -111,6 +113,11 @@ def validate_path(path: str, *, hand_named: bool = False) -> str:
         raise NoteError(f"{path!r}: notes are at most {MAX_DEPTH} path segments deep")
     stems = [*parts[:-1], parts[-1][:-3]]
     for seg in stems:
+        if len(seg) > MAX_SEGMENT_CHARS:
+            raise NoteError(
+                f"{path[:120]!r}…: a segment of {len(seg)} characters is over the limit of "
+                f"{MAX_SEGMENT_CHARS}"
+            )
         if _SEGMENT.fullmatch(seg):
             continue
         if not hand_named or not seg:
