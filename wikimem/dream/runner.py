@@ -47,7 +47,7 @@ from wikimem.dream.guard import ChunkGuard
 from wikimem.dream.offline import digest_operations
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
-from wikimem.dream.reader import new_events, pending_count
+from wikimem.dream.reader import Damaged, damage_report, new_events, pending_count
 from wikimem.dream.render import render_event
 from wikimem.dream.watermark import (
     TRAILER,
@@ -655,7 +655,8 @@ def _run_locked(
         work.consolidate(deferred.project, list(deferred.records), deferred)
     offsets = dict(mark.offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
-    for positioned, reached in _chunks(new_events(home.events_dir, mark), by_chars):
+    damaged: list[Damaged] = []
+    for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
         if work.stopped:
             break  # these events stay behind the watermark for the next dream
         offsets.update(reached)
@@ -675,6 +676,11 @@ def _run_locked(
         _crash_point("dream_after_chunk")
     if index is not None:
         index.close()
+    if not work.stopped:
+        # a damaged last line is skipped for good, not read again by every dream
+        for d in damaged:
+            offsets[d.file] = max(offsets.get(d.file, 0), d.end)
+    result.warnings.extend(damage_report(damaged))
     if (
         work.first_error is not None
         and not work.successes
