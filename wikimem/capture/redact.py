@@ -94,6 +94,14 @@ _HEADER = (
     r"|client-?secret)|(?:[A-Za-z0-9]+-)+(?:secret|password|signature|token))"
 )
 
+
+def _tok(prefix: str, rest: str) -> str:
+    """A token pattern that starts with its fixed-width prefix, the word boundary checked behind
+    it: the regex engine then searches for the prefix, where a leading \\b would make it try
+    every position of the text (a hundred times slower on long text)."""
+    return f"{prefix}(?<![A-Za-z0-9_]{prefix}){rest}"
+
+
 # (kind, literal triggers: the pattern runs only if one occurs in the text, triggers that are
 # looked for in the lower-cased text, pattern, group of the secret).
 # Specific provider formats come before the generic rules.
@@ -107,13 +115,19 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"(?:^[A-Za-z0-9+/=]{16,}\r?\n)+" + _KEY_END,
         0,
     ),
-    ("anthropic_key", ("sk-ant-",), (), r"\bsk-ant-[A-Za-z0-9_-]{16,}", 0),
-    ("openai_key", ("sk-",), (), r"\bsk-(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}", 0),
+    ("anthropic_key", ("sk-ant-",), (), _tok(r"sk-ant-", r"[A-Za-z0-9_-]{16,}"), 0),
+    (
+        "openai_key",
+        ("sk-",),
+        (),
+        _tok(r"sk-", r"(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+        0,
+    ),
     (
         "aws_access_key",
         ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"),
         (),
-        r"\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b",
+        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA)[0-9A-Z]{16}\b"),
         0,
     ),
     (
@@ -123,26 +137,26 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"(?i)(?:aws_secret_access_key|secretaccesskey)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})",
         1,
     ),
-    ("google_api_key", ("AIza",), (), r"\bAIza[0-9A-Za-z_-]{35}", 0),
-    ("google_oauth_token", ("ya29.",), (), r"\bya29\.[0-9A-Za-z_-]{20,}", 0),
-    ("google_client_secret", ("GOCSPX-",), (), r"\bGOCSPX-[A-Za-z0-9_-]{20,}", 0),
+    ("google_api_key", ("AIza",), (), _tok(r"AIza", r"[0-9A-Za-z_-]{35}"), 0),
+    ("google_oauth_token", ("ya29.",), (), _tok(r"ya29\.", r"[0-9A-Za-z_-]{20,}"), 0),
+    ("google_client_secret", ("GOCSPX-",), (), _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{20,}"), 0),
     (
         "github_token",
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
         (),
-        r"\bgh[pousr]_[A-Za-z0-9]{30,}",
+        _tok(r"gh", r"[pousr]_[A-Za-z0-9]{30,}"),
         0,
     ),
-    ("github_token", ("github_pat_",), (), r"\bgithub_pat_[A-Za-z0-9_]{22,}", 0),
+    ("github_token", ("github_pat_",), (), _tok(r"github_pat_", r"[A-Za-z0-9_]{22,}"), 0),
     (
         "gitlab_token",
         ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "gloas-"),
         (),
-        r"\bgl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas)-[A-Za-z0-9_-]{20,}",
+        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas)-[A-Za-z0-9_-]{20,}"),
         0,
     ),
-    ("slack_token", ("xox",), (), r"\bxox[abposre]-[A-Za-z0-9-]{10,}", 0),
-    ("slack_token", ("xapp-",), (), r"\bxapp-\d-[A-Za-z0-9-]{10,}", 0),
+    ("slack_token", ("xox",), (), _tok(r"xox", r"[abposre]-[A-Za-z0-9-]{10,}"), 0),
+    ("slack_token", ("xapp-",), (), _tok(r"xapp-", r"\d-[A-Za-z0-9-]{10,}"), 0),
     (
         "slack_webhook",
         ("hooks.slack.com",),
@@ -164,21 +178,21 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b",
         0,
     ),
-    ("telegram_bot_token", (":AA",), (), r"\b\d{8,10}:AA[A-Za-z0-9_-]{33}\b", 0),
+    ("telegram_bot_token", (":AA",), (), _tok(r"\d", r"\d{7,9}:AA[A-Za-z0-9_-]{33}\b"), 0),
     (
         "stripe_key",
         ("sk_live", "sk_test", "rk_live", "rk_test"),
         (),
-        r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        _tok(r"[sr]", r"k_(?:live|test)_[A-Za-z0-9]{16,}"),
         0,
     ),
-    ("stripe_webhook_secret", ("whsec_",), (), r"\bwhsec_[A-Za-z0-9+/=]{24,}", 0),
-    ("twilio_key", ("SK",), (), r"\bSK[0-9a-f]{32}\b", 0),
-    ("huggingface_token", ("hf_",), (), r"\bhf_[A-Za-z0-9]{30,}", 0),
-    ("sendgrid_key", ("SG.",), (), r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", 0),
-    ("mailgun_key", ("key-",), (), r"\bkey-[0-9a-f]{32}\b", 0),
-    ("mailchimp_key", ("-us",), (), r"\b[0-9a-f]{32}-us\d{1,2}\b", 0),
-    ("npm_token", ("npm_",), (), r"\bnpm_[A-Za-z0-9]{36}\b", 0),
+    ("stripe_webhook_secret", ("whsec_",), (), _tok(r"whsec_", r"[A-Za-z0-9+/=]{24,}"), 0),
+    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-f]{32}\b"), 0),
+    ("huggingface_token", ("hf_",), (), _tok(r"hf_", r"[A-Za-z0-9]{30,}"), 0),
+    ("sendgrid_key", ("SG.",), (), _tok(r"SG\.", r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"), 0),
+    ("mailgun_key", ("key-",), (), _tok(r"key-", r"[0-9a-f]{32}\b"), 0),
+    ("mailchimp_key", ("-us",), (), _tok(r"[0-9a-f]", r"[0-9a-f]{31}-us\d{1,2}\b"), 0),
+    ("npm_token", ("npm_",), (), _tok(r"npm_", r"[A-Za-z0-9]{36}\b"), 0),
     (
         "npm_token",
         ("_authToken", "_auth", "_password"),
@@ -186,64 +200,71 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"(?:_authToken|_auth|_password)\s*=\s*([\"']?)" + _VALUE + r"([^\s\"']{6,})\1",
         2,
     ),
-    ("pypi_token", ("pypi-",), (), r"\bpypi-AgE[A-Za-z0-9_-]{50,}", 0),
+    ("pypi_token", ("pypi-",), (), _tok(r"pypi-AgE", r"[A-Za-z0-9_-]{50,}"), 0),
     (
         "digitalocean_token",
         ("dop_v1_", "doo_v1_", "dor_v1_"),
         (),
-        r"\bdo[por]_v1_[a-f0-9]{64}\b",
+        _tok(r"do", r"[por]_v1_[a-f0-9]{64}\b"),
         0,
     ),
     (
         "shopify_token",
         ("shpat_", "shpss_", "shpca_", "shppa_"),
         (),
-        r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
+        _tok(r"shp", r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
         0,
     ),
-    ("atlassian_token", ("ATATT",), (), r"\bATATT[A-Za-z0-9_=-]{20,}", 0),
-    ("linear_key", ("lin_api_",), (), r"\blin_api_[A-Za-z0-9]{32,}", 0),
+    ("atlassian_token", ("ATATT",), (), _tok(r"ATATT", r"[A-Za-z0-9_=-]{20,}"), 0),
+    ("linear_key", ("lin_api_",), (), _tok(r"lin_api_", r"[A-Za-z0-9]{32,}"), 0),
     (
         "doppler_token",
         ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
         (),
-        r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{32,}",
+        _tok(r"dp\.", r"(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{32,}"),
         0,
     ),
-    ("databricks_token", ("dapi",), (), r"\bdapi[a-f0-9]{32}(?:-\d)?\b", 0),
+    ("databricks_token", ("dapi",), (), _tok(r"dapi", r"[a-f0-9]{32}(?:-\d)?\b"), 0),
     (
         "grafana_token",
         ("glsa_", "glc_"),
         (),
-        r"\b(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/=_-]{32,})",
+        _tok(r"gl", r"(?:sa_[A-Za-z0-9]{32}_[a-f0-9]{8}|c_[A-Za-z0-9+/=_-]{32,})"),
         0,
     ),
-    ("newrelic_key", ("NRAK-", "NRII-", "NRJS-"), (), r"\bNR(?:AK|II|JS)-[A-Z0-9]{20,}", 0),
-    ("sentry_token", ("sntrys_", "sntryu_"), (), r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", 0),
-    ("postman_key", ("PMAK-",), (), r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", 0),
+    (
+        "newrelic_key",
+        ("NRAK-", "NRII-", "NRJS-"),
+        (),
+        _tok(r"NR", r"(?:AK|II|JS)-[A-Z0-9]{20,}"),
+        0,
+    ),
+    ("sentry_token", ("sntrys_", "sntryu_"), (), _tok(r"sntry", r"[su]_[A-Za-z0-9+/=_-]{40,}"), 0),
+    ("postman_key", ("PMAK-",), (), _tok(r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}\b"), 0),
     (
         "planetscale_token",
         ("pscale_",),
         (),
-        r"\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}",
+        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
         0,
     ),
-    ("supabase_token", ("sbp_",), (), r"\bsbp_[a-f0-9]{40}\b", 0),
-    ("age_key", ("AGE-SECRET-KEY-",), (), r"\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b", 0),
-    ("groq_key", ("gsk_",), (), r"\bgsk_[A-Za-z0-9]{40,}", 0),
-    ("xai_key", ("xai-",), (), r"\bxai-[A-Za-z0-9]{60,}", 0),
-    ("perplexity_key", ("pplx-",), (), r"\bpplx-[A-Za-z0-9]{40,}", 0),
-    ("replicate_token", ("r8_",), (), r"\br8_[A-Za-z0-9]{30,}", 0),
-    ("langsmith_key", ("lsv2_",), (), r"\blsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b", 0),
-    ("tailscale_key", ("tskey-",), (), r"\btskey-[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{20,}", 0),
+    ("supabase_token", ("sbp_",), (), _tok(r"sbp_", r"[a-f0-9]{40}\b"), 0),
+    ("age_key", ("AGE-SECRET-KEY-",), (), _tok(r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}\b"), 0),
+    ("groq_key", ("gsk_",), (), _tok(r"gsk_", r"[A-Za-z0-9]{40,}"), 0),
+    ("xai_key", ("xai-",), (), _tok(r"xai-", r"[A-Za-z0-9]{60,}"), 0),
+    ("perplexity_key", ("pplx-",), (), _tok(r"pplx-", r"[A-Za-z0-9]{40,}"), 0),
+    ("replicate_token", ("r8_",), (), _tok(r"r8_", r"[A-Za-z0-9]{30,}"), 0),
+    ("langsmith_key", ("lsv2_",), (), _tok(r"lsv2_", r"(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"), 0),
+    ("tailscale_key", ("tskey-",), (), _tok(r"tskey-", r"[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{20,}"), 0),
+    ("notion_token", ("ntn_",), (), _tok(r"ntn_", r"[A-Za-z0-9]{40,}\b"), 0),
+    ("notion_token", ("secret_",), (), _tok(r"secret_", r"[A-Za-z0-9]{43}\b"), 0),
     (
-        "notion_token",
-        ("ntn_", "secret_"),
+        "mapbox_token",
+        ("sk.eyJ",),
         (),
-        r"\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43})\b",
+        _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
         0,
     ),
-    ("mapbox_token", ("sk.eyJ",), (), r"\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}", 0),
     (
         "terraform_token",
         (".atlasv1.",),
@@ -251,18 +272,25 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
         0,
     ),
-    ("pulumi_token", ("pul-",), (), r"\bpul-[a-f0-9]{40}\b", 0),
+    ("pulumi_token", ("pul-",), (), _tok(r"pul-", r"[a-f0-9]{40}\b"), 0),
     (
         "square_token",
-        ("sq0atp-", "sq0csp-", "EAAA"),
+        ("sq0atp-", "sq0csp-"),
         (),
-        r"\b(?:sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|EAAA[A-Za-z0-9_-]{60,})",
+        _tok(r"sq0", r"(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
         0,
     ),
-    ("flyio_token", ("fm1_", "fm2_", "fo1_"), (), r"\bf[mo][12]_[A-Za-z0-9+/=_-]{30,}", 0),
+    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{60,}"), 0),
+    ("flyio_token", ("fm1_", "fm2_", "fo1_"), (), _tok(r"f", r"[mo][12]_[A-Za-z0-9+/=_-]{30,}"), 0),
     ("firebase_key", ("APA91b",), (), r"\b[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{100,}", 0),
-    ("vault_token", ("hvs.", "hvb.", "hvr."), (), r"\bhv[sbr]\.[A-Za-z0-9_-]{24,}", 0),
-    ("jwt", ("eyJ",), (), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0),
+    ("vault_token", ("hvs.", "hvb.", "hvr."), (), _tok(r"hv", r"[sbr]\.[A-Za-z0-9_-]{24,}"), 0),
+    (
+        "jwt",
+        ("eyJ",),
+        (),
+        _tok(r"eyJ", r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+        0,
+    ),
     (
         # scheme://user:password@host, the user possibly empty (redis://:pw@host)
         "url_password",
@@ -440,7 +468,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         + _VALUE
         + _NOT_A_NAME
         + r"(?![A-Za-z_]\w*\.[A-Za-z_])([^\s\"'`#$(){}\[\]<>;,]{4,})"
-        + r"(?=[ \t]*(?:#.*)?$|[ \t]*[,;}\]]|[\"'])",
+        + r"(?=[ \t]*(?:#.*)?$|[ \t]*[,;}\]]|[\"']|[ \t]+[A-Za-z0-9_.-]+[ \t]*[:=][ \t])",
         1,
     ),
     (
@@ -467,6 +495,11 @@ _TOKEN_RULES = frozenset(
     if group == 0 and not itriggers and kind != "private_key"
 )
 _TOKEN_MIN = 14
+# The other rules run on the lines around their triggers only, once the text is this long.
+_SPAN_MIN = 2048
+_MAX_ANCHORS = 2000
+# JSON in a JSON string in a tool's JSON output: each level of escaping is read through.
+_ESCAPE_LEVELS = 4
 _K8S_TRIGGERS = ("kind: Secret", '"kind": "Secret"', '"kind":"Secret"')
 
 _compiled: dict[object, re.Pattern[str]] = {}
@@ -490,12 +523,13 @@ def _named(name: str, source: str) -> re.Pattern[str]:
     return pat
 
 
-def _assignments(text: str) -> tuple[bool, bool, bool]:
+def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
     """Whether `text` may hold (a NAME=value, a `name: value`, a quoted `name: "value"`) whose
-    name ends in a secret word: a scan with str.find, so the regexes run only where they can
-    match."""
-    upper = text.upper()
+    name ends in a secret word, and where: a scan with str.find, so the regexes run only where
+    they can match."""
+    upper = text.upper().replace("-", "_")  # `db-pass` is named like `DB_PASS`
     env = field = config = False
+    anchors: list[int] = []
     for word in (
         "SECRET",
         "PASSW",
@@ -525,10 +559,9 @@ def _assignments(text: str) -> tuple[bool, bool, bool]:
                     field = field or quoted
                     env = env or operator == "="
                     config = config or not quoted
-            if env and field and config:
-                return True, True, True
+                    anchors.append(start)
             start = upper.find(word, start + 1)
-    return env, config, field  # in the order of _ASSIGNMENT_KINDS
+    return env, config, field, anchors  # flags in the order of _ASSIGNMENT_KINDS
 
 
 def _replacer(
@@ -550,6 +583,7 @@ def _replacer(
     return sub
 
 
+_WHOLE_TEXT_RULES = frozenset(i for i, rule in enumerate(_RULES) if rule[0] == "private_key")
 _TOKEN_TRIGGERS = tuple((i, _RULES[i][1]) for i in sorted(_TOKEN_RULES))
 _CONTEXT_TRIGGERS = tuple(
     (i, rule[1], rule[2]) for i, rule in enumerate(_RULES) if i not in _TOKEN_RULES
@@ -589,18 +623,69 @@ def _due(text: str) -> list[int]:
 
 def _apply(text: str, found: list[str], secrets: list[str], only_keys: bool = False) -> str:
     """One pass of every rule whose trigger occurs in `text`."""
-    candidates: tuple[bool, bool, bool] | None = None
     for i in [0] if only_keys else _due(text):
-        kind, _, _, _, group = _RULES[i]
+        kind, triggers, itriggers, _, group = _RULES[i]
+        sub = _replacer(kind, group, found, secrets)
+        anchors: list[int] | None = None
         if kind in _ASSIGNMENT_KINDS:
-            if candidates is None:
-                candidates = _assignments(text)
-            if not candidates[_ASSIGNMENT_KINDS.index(kind)]:
+            env, config, field, anchors = _assignments(text)
+            if not (env, config, field)[_ASSIGNMENT_KINDS.index(kind)]:
                 continue
-        text = _pattern(i).sub(_replacer(kind, group, found, secrets), text)
+        if len(text) < _SPAN_MIN or i in _TOKEN_RULES or i in _WHOLE_TEXT_RULES:
+            text = _pattern(i).sub(sub, text)
+            continue
+        if anchors is None:
+            anchors = _occurrences(text, triggers, itriggers)
+        text = _sub_near(_pattern(i), sub, text, anchors)
     if not only_keys and any(t in text for t in _K8S_TRIGGERS):
         text = _kubernetes_secret(text, found, secrets)
     return text
+
+
+def _occurrences(text: str, triggers: tuple[str, ...], itriggers: tuple[str, ...]) -> list[int]:
+    """Where the triggers occur (None-like empty list when they cannot be placed: the caller
+    then runs the rule on the whole text)."""
+    out: list[int] = []
+    lower = text.lower() if itriggers else text
+    if len(lower) != len(text):  # lower-casing changed lengths: positions would not line up
+        return [-1]
+    for haystack, needles in ((text, triggers), (lower, itriggers)):
+        for t in needles:
+            j = haystack.find(t)
+            while j != -1:
+                out.append(j)
+                if len(out) > _MAX_ANCHORS:
+                    return [-1]
+                j = haystack.find(t, j + 1)
+    return out
+
+
+def _sub_near(
+    pattern: re.Pattern[str], sub: Callable[[re.Match[str]], str], text: str, anchors: list[int]
+) -> str:
+    """`pattern.sub` on the lines around each anchor only (the line, and the next one for a
+    value that follows its name on a new line): the rules that need a name before the secret
+    would otherwise try every position of a long text."""
+    if not anchors or -1 in anchors:
+        return pattern.sub(sub, text) if anchors else text
+    spans: list[list[int]] = []
+    for p in sorted(anchors):
+        start = text.rfind("\n", 0, p) + 1
+        end = text.find("\n", p)
+        end = len(text) if end == -1 else text.find("\n", end + 1)
+        end = len(text) if end == -1 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    out: list[str] = []
+    done = 0
+    for start, end in spans:
+        out.append(text[done:start])
+        out.append(pattern.sub(sub, text[start:end]))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _kubernetes_secret(text: str, found: list[str], secrets: list[str]) -> str:
@@ -684,18 +769,23 @@ def _escaped_forms(secret: str) -> list[str]:
 
 def _redact_escaped(text: str, found: list[str]) -> str:
     """Secrets hidden by JSON or YAML escaping (a tool's JSON output, a quoted title): found in
-    the unescaped reading of the text, replaced in the text as it is (twice: JSON in JSON)."""
-    for _ in range(2):
-        view = _unescaped(text)
-        if view == text:
+    the unescaped reading of the text, replaced in the text as it is. Each further level of
+    escaping (JSON in a JSON string) is read through in turn."""
+    view = text
+    for level in range(1, _ESCAPE_LEVELS + 1):
+        unescaped = _unescaped(view)
+        if unescaped == view:
             return text
         kinds: list[str] = []
         secrets: list[str] = []
-        _apply(view, kinds, secrets)
+        view = _apply(unescaped, kinds, secrets)
         for kind, secret in zip(kinds, secrets, strict=True):
             mark = f"[REDACTED:{kind}]"
+            forms = {secret}
+            for _ in range(level):
+                forms = {e for f in forms for e in _escaped_forms(f)}
             hit = False
-            for form in _escaped_forms(secret):
+            for form in sorted(forms, key=len, reverse=True):
                 if form and form in text:
                     text = text.replace(form, mark)
                     hit = True
@@ -748,9 +838,50 @@ def scrub(text: object, limit: int = 300) -> str:
     raw = text if isinstance(text, str) else repr(text)
     if len(raw) > 4 * limit:
         raw = raw[: 4 * limit]
-    out = redact(raw)[0]
+    out = _mask_token_shaped(redact(raw)[0])
     out = "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in out)
     return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _mask_token_shaped(text: str) -> str:
+    """Runs that look like a key (see `token_shaped`) replaced by `[…]`: a bare hex or base32
+    secret has no prefix the rules could know it by."""
+    out: list[str] = []
+    start = 0
+    run_start = -1
+    for i, ch in enumerate(text + " "):
+        if ch.isascii() and ch.isalnum():
+            if run_start < 0:
+                run_start = i
+            continue
+        if run_start >= 0 and token_shaped(text[run_start:i]):
+            out.append(text[start:run_start])
+            out.append("[…]")
+            start = i
+        run_start = -1
+    out.append(text[start:])
+    return "".join(out)
+
+
+TOKEN_SHAPED = 24
+
+
+def token_shaped(name: str) -> bool:
+    """Whether a name holds a run of 24+ letters and digits, both kinds, with no separator: a
+    key or a signature (a hex digest, a base32 PAT), never a word a person would name a note."""
+    run = letters = digits = 0
+    for ch in name + "-":
+        if "a" <= ch <= "z" or "A" <= ch <= "Z":
+            run += 1
+            letters += 1
+        elif "0" <= ch <= "9":
+            run += 1
+            digits += 1
+        else:
+            if run >= TOKEN_SHAPED and letters and digits:
+                return True
+            run = letters = digits = 0
+    return False
 
 
 def _secret_key(key: str) -> bool:

@@ -39,6 +39,7 @@ from typing import Any
 
 from wikimem.capture.events import list_files
 from wikimem.capture.project import bounded, slugify
+from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
 from wikimem.dream import carry as carrying
 from wikimem.dream.base import Backend, BackendError, DreamRequest, Proposal, SessionEvents
@@ -76,6 +77,7 @@ from wikimem.wiki.notes import (
     project_of,
     render_note,
 )
+from wikimem.wiki.pathecho import echo_path, echo_reason
 
 OFFLINE_CHUNK_EVENTS = 5000
 MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation
@@ -693,6 +695,10 @@ def _run_locked(
     dream_id = uuid.uuid4().hex[:16]
     new_mark = Watermark(offsets, stamp, dream_id)
     writes = overlay.writes(tuple(result.sessions))
+    # A model's words are echoed into the commit and the report only scrubbed: on one line,
+    # capped, secrets redacted, a path that looks like data described instead.
+    result.rejected = [(echo_path(p), echo_reason(r, p)) for p, r in result.rejected]
+    result.notes = [scrub(n, 500) for n in result.notes]
     subject = _subject(writes, len(result.sessions))
     body = _body(result.rejected, backend.name, result.events)
     trailers = [
@@ -733,9 +739,9 @@ def _run_locked(
     )
     for r in batch.results:
         if r.status == "blocked" and r.retry:
-            result.parked.append((r.write.path, r.reason))
+            result.parked.append((echo_path(r.write.path), echo_reason(r.reason, r.write.path)))
         elif r.status == "blocked":
-            result.blocked.append((r.write.path, r.reason))
+            result.blocked.append((echo_path(r.write.path), echo_reason(r.reason, r.write.path)))
         elif r.ok:
             {"create": result.created, "update": result.updated, "delete": result.deleted}[
                 r.write.operation
@@ -744,7 +750,10 @@ def _run_locked(
     result.warnings.extend(batch.warnings)
     result.commit = batch.commit
     if dry_run:
-        result.diff = _diff(overlay, [r.write for r in batch.results if r.ok])
+        # what the gate would write (secrets redacted), not what the backend proposed
+        result.diff = _diff(
+            overlay, [replace(r.write, proposed_content=r.content) for r in batch.results if r.ok]
+        )
     else:
         _crash_point("dream_before_watermark")
         save_state(home, new_mark)
