@@ -43,6 +43,11 @@ SALVAGE_TEXT_CHARS = 64 * 1024  # the head kept of a big text field in an oversi
 MAX_DEPTH = 32  # containers nested deeper are replaced by a marker
 DEPTH_MARK = "[…wikimem: nested deeper than {} levels, dropped…]"
 REDACT_MARGIN = 1024
+SHORT_LIMIT = (
+    1024  # identifiers and names (session, tool, model, reason …): no legitimate one is longer
+)
+PATH_LIMIT = 4096  # PATH_MAX
+LIST_LIMIT = 100
 ERRORS_LOG_MAX = 1024 * 1024
 TEXT_FIELDS = ("output", "error", "message", "summary")
 # Top-level fields of an oversized payload worth recovering whole (short identifiers) and by
@@ -530,7 +535,6 @@ def build_record(
 ) -> dict[str, Any]:
     """The normalised record: redacted, truncated, stamped with time and project."""
     from wikimem.capture.project import project_slug
-    from wikimem.capture.redact import redact, redact_value
 
     limit = int(settings["events"]["max_output_bytes"])
     prompt_limit = int(settings["events"]["max_prompt_bytes"])
@@ -538,9 +542,11 @@ def build_record(
     cwd = fields.get("cwd")
     project_dir = cwd if isinstance(cwd, str) else None
     if project_dir is not None:
-        cwd, kinds = redact(project_dir)
-        if kinds:  # a secret in a folder name must not become a project name either
-            found.extend(kinds)
+        before = len(found)
+        cwd = clip(project_dir, PATH_LIMIT, found)
+        if len(found) > before or cwd != project_dir:
+            # a secret in a folder name must not become a project name either, nor a path no
+            # file system has be walked
             project_dir = cwd
     record: dict[str, Any] = {
         "v": events.RECORD_VERSION,
@@ -562,16 +568,17 @@ def build_record(
         elif key == "input":
             value = clip_value(value, limit, found)
         elif isinstance(value, str):
-            value, kinds = redact(value)
-            found.extend(kinds)
+            value = clip(value, SHORT_LIMIT, found)
         elif isinstance(value, list):
-            value, kinds = redact_value(value)
-            found.extend(kinds)
+            value = [
+                clip(v, SHORT_LIMIT, found) if isinstance(v, str) else v
+                for v in value[:LIST_LIMIT]
+                if isinstance(v, str | int | float | bool)
+            ]
         record[key] = value
     for key in ("session", "native_event"):
         if isinstance(record[key], str):
-            record[key], kinds = redact(record[key])
-            found.extend(kinds)
+            record[key] = clip(record[key], SHORT_LIMIT, found)
     if found:
         record["redacted"] = len(found)
     if oversized:
