@@ -271,12 +271,6 @@ def parse_payload(head: bytes, tail: bytes, total: int) -> dict[str, Any] | None
     return payload
 
 
-def read_payload(read: Any) -> tuple[dict[str, Any] | None, int]:
-    """(payload, size in bytes) straight from a reader (tests and tools)."""
-    head, tail, total = read_input(read)
-    return parse_payload(head, tail, total), total
-
-
 def _salvage(head: bytes, tail: bytes, total: int, deep: bool = False) -> dict[str, Any]:
     """The top-level fields that can be recovered from a payload too big (or too deeply nested)
     to parse whole: short identifiers whole, long texts by their head with a visible marker."""
