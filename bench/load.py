@@ -88,7 +88,9 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
                 "output": "1 passed",
             }
         return {**base, "hook_event_name": "afterAgentResponse", "text": f"done {mark}"}
-    # gemini (DESIGN §4): BeforeAgent / AfterTool / AfterAgent
+    if client != "gemini":
+        raise ValueError(f"bench/load.py has no events for the client {client!r} yet: add them")
+    # DESIGN §4: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
     base = {"session_id": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:00Z"}
     if kind == "start":
         return {**base, "hook_event_name": "SessionStart", "source": f"startup {mark}"}

@@ -23,7 +23,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import FIXTURES, REPO, hook_env
+from tests.conftest import REPO, hook_env
+from tests.corpus.payloads import payloads
 from wikimem.capture import events, hook
 from wikimem.harness import CLIENTS, HookInputError
 
@@ -52,15 +53,9 @@ big_text = st.builds(
 )
 
 
-def fixtures_of(client: str) -> list[dict[str, Any]]:
-    return [
-        json.loads(p.read_text()) for p in sorted((FIXTURES / "payloads").glob(f"{client}_*.json"))
-    ]
-
-
 def _mutated(client: str) -> st.SearchStrategy[dict[str, Any]]:
     """A real event of the client, each of some of its fields replaced by something hostile."""
-    bases = fixtures_of(client)
+    bases = payloads(client)
     assert bases, f"no payload fixtures for the registered client {client!r}"
 
     def mutate(base: dict[str, Any], changes: list[tuple[int, Any]]) -> dict[str, Any]:

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES
 from tests.corpus.ordinary import ORDINARY
+from tests.corpus.payloads import payloads
 from tests.corpus.secrets import CONTEXTS, SAMPLES, Sample
 from wikimem.capture import hook
 from wikimem.capture.redact import redact, token_shaped
@@ -106,10 +106,6 @@ def _corpus_text(field: int) -> str:
     )
 
 
-def _fixtures(client: str) -> list[Path]:
-    return sorted((FIXTURES / "payloads").glob(f"{client}_*.json"))
-
-
 def _big_limits(home: Path, secrets: str = "redact") -> None:
     """No truncation: every secret must be redacted, not merely cut away."""
     config = home / "config.toml"
@@ -128,13 +124,12 @@ def test_no_secret_reaches_the_events_through_any_field(
 ) -> None:
     _big_limits(home)
     monkeypatch.setenv("WIKIMEM_HOOK_DEADLINE", "10")
-    fixtures = _fixtures(client)
+    fixtures = payloads(client)
     assert fixtures, f"no payload fixtures for the registered client {client!r}"
     fields = 0
-    for fixture in fixtures:
-        base = json.loads(fixture.read_text())
+    for base in fixtures:
         for path in _string_leaves(base):
-            data = json.loads(fixture.read_text())
+            data = json.loads(json.dumps(base))
             _set(data, path, _corpus_text(fields))
             if isinstance(data.get("tool_input"), dict):  # a secret as a key, too
                 data["tool_input"][SAMPLES[fields % len(SAMPLES)].text] = "x"
