@@ -199,3 +199,16 @@ def test_a_secret_in_a_folder_name_becomes_neither_cwd_nor_project(
     [rec] = records(home)
     assert GITLAB not in json.dumps(rec)
     assert "glpat" not in rec["project"]
+
+
+def test_a_note_named_after_a_secret_by_hand_can_still_be_forgotten(home: Path) -> None:
+    from wikimem.wiki.remember import forget
+
+    path = f"general/{GITLAB.lower()}.md"
+    (home / "memory" / "general").mkdir(parents=True, exist_ok=True)
+    (home / "memory" / path).write_text(render_note(new_note(path, "oops", "x\n")))
+    git(home, "add", path)
+    git(home, "commit", "-q", "-m", "a note named by hand")
+    result = forget(Wiki(Home(str(home))), path)
+    assert result.commit and not (home / "memory" / path).exists()
+    assert GITLAB.lower() not in result.message
