@@ -114,10 +114,13 @@ def markers_in(value: object) -> list[str]:
 # -- the processes -------------------------------------------------------------------------------
 
 
-def _wall(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
+def _wall(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, bytes]:
+    """(wall seconds, what it wrote on stderr: a hook must write nothing there)."""
     start = time.perf_counter()
-    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - start
+    proc = subprocess.run(
+        argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, check=False
+    )
+    return time.perf_counter() - start, proc.stderr
 
 
 def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str, cwd: str) -> None:
@@ -128,6 +131,7 @@ def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str
 
     hooks: list[float] = []
     baseline: list[float] = []
+    noisy: list[str] = []
     env = dict(os.environ, WIKIMEM_HOME=home)
     session = str(uuid.uuid4())
     for i in range(n):
@@ -140,10 +144,13 @@ def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str
 
             hook.main([client], stdin=io.BytesIO(data), stdout=io.BytesIO())
             continue
-        hooks.append(_wall(shlex.split(hook_command(client, Home(home))), data, env))
+        wall, err = _wall(shlex.split(hook_command(client, Home(home))), data, env)
+        hooks.append(wall)
+        if err:
+            noisy.append(err.decode("utf-8", "replace")[-300:])
         if i % BASELINE_EVERY == 0:
-            baseline.append(_wall([sys.executable, "-c", "pass"], b"", env))
-    Path(out).write_text(json.dumps({"hooks": hooks, "baseline": baseline}))
+            baseline.append(_wall([sys.executable, "-c", "pass"], b"", env)[0])
+    Path(out).write_text(json.dumps({"hooks": hooks, "baseline": baseline, "stderr": noisy}))
 
 
 class RecordingOffline:
@@ -235,6 +242,7 @@ class Report:
     remember_commits: int = 0
     uncommitted: str = ""
     pending_after: int = 0
+    stderr: list[str] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     hooks: list[float] = field(default_factory=list)
     baseline: list[float] = field(default_factory=list)
@@ -250,6 +258,7 @@ class Report:
             or self.never_consolidated
             or self.uncommitted
             or self.pending_after
+            or self.stderr
             or self.remember_commits != self.remembered
         )
 
@@ -262,6 +271,7 @@ class Report:
             "never_consolidated": self.never_consolidated[:5],
             "uncommitted": self.uncommitted[:200],
             "pending_after": self.pending_after,
+            "hooks writing to stderr": self.stderr[:3],
             "remember": f"{self.remember_commits} commits for {self.remembered} remembered",
         }
 
@@ -337,9 +347,11 @@ def _run(
         for p in side:
             p.join(300)
     finally:
-        for p in busy:
-            p.kill()
-            p.join()
+        for p in busy + procs + side:  # on any failure too: nothing may outlive the run
+            if p.is_alive():
+                p.kill()
+            if p.pid is not None:
+                p.join()
     report = Report(seconds=time.monotonic() - started)
     while not dream_once(home, dream_log):  # the last events, once nothing else runs
         time.sleep(0.1)
@@ -348,6 +360,7 @@ def _run(
         data = json.loads(Path(out).read_text())
         report.hooks += data["hooks"]
         report.baseline += data["baseline"]
+        report.stderr += data["stderr"]
     return report
 
 

@@ -162,3 +162,34 @@ def test_deeply_nested_tool_input_is_still_recorded(
     assert rec["event"] == "PreToolUse" and rec["session"]
     line = next((isolated_home / "events").glob("*.jsonl")).stat().st_size
     assert line < 16 * 1024
+
+
+def test_an_alarm_python_swallows_is_followed_by_another(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under load the deadline's alarm can land where Python ignores exceptions (an import's
+    lock callback, a finaliser): it must print nothing, and the work must still stop."""
+    monkeypatch.setenv("WIKIMEM_HOOK_DEADLINE", "0.2")
+    swallowed: list[str] = []
+
+    class Finaliser:
+        def __del__(self) -> None:
+            raise hook.HookDeadline("raised where Python ignores it")
+
+    def stubborn_inject(*args: Any) -> str:
+        Finaliser()  # an exception Python reports as "ignored"
+        try:
+            time.sleep(5)
+        except hook.HookDeadline:
+            swallowed.append("first")  # as if Python had swallowed it
+        time.sleep(5)
+        return "never"
+
+    monkeypatch.setattr(hook, "_inject", stubborn_inject)
+    start = time.monotonic()
+    out = run_in_process("claude", payload("claude_SessionStart"))
+    assert time.monotonic() - start < 2
+    assert out == b"" and swallowed == ["first"]
+    assert len(records(home)) == 1
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""

@@ -36,6 +36,7 @@ def test_sixteen_writers_while_dreams_and_remember_run(isolated_home: Path) -> N
 
 
 @pytest.mark.long
+@pytest.mark.timeout(4 * 3600)
 @pytest.mark.parametrize("saturate", [0, 2 * (os.cpu_count() or 2)], ids=["idle", "saturated"])
 def test_sixteen_by_five_hundred_installed_hooks(saturate: int, isolated_home: Path) -> None:
     report = load.run(16, 500, saturate=saturate, root=str(isolated_home.parent))

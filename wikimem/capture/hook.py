@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 DEADLINE_SECONDS = 0.75  # optional work (injection, auto-dream) starts before this and stops at it
 RECORD_WAIT_SECONDS = 3.0  # longest wait for stdin to close, or for the events file's lock
+ALARM_REPEAT = 0.05  # seconds between alarms once a bound has passed, until work stops
 MAX_PARSE_BYTES = 16 * 1024 * 1024  # bigger payloads are salvaged, not parsed
 SALVAGE_BYTES = 1024 * 1024  # of an oversized payload, its first and last MB are searched
 SALVAGE_TEXT_CHARS = 64 * 1024  # the head kept of a big text field in an oversized payload
@@ -98,6 +99,10 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
     deadline = time.monotonic() + _seconds("WIKIMEM_HOOK_DEADLINE", DEADLINE_SECONDS)
     wait = _seconds("WIKIMEM_HOOK_RECORD_WAIT", RECORD_WAIT_SECONDS)
     output: str | None = None
+    # An alarm can land in a callback Python runs for itself (an import's lock, a finaliser);
+    # the exception is then "ignored" and printed to stderr, which no harness should ever see.
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _ignore
     try:
         in_stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
         if client not in CLIENTS:
@@ -109,9 +114,12 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
             client, home, raw, deadline, os.environ, wait=wait, plugin="--plugin" in args
         )
     except BaseException as exc:  # fail-open: the agent must never see us break
+        _disarm_timer(True)
         if not isinstance(exc, KeyboardInterrupt | SystemExit):
             log_error(home, client or "?", exc)
         output = fail_open_answer(client, None)
+    finally:
+        sys.unraisablehook = unraisable
     if output:
         out_stream = stdout if stdout is not None else getattr(sys.stdout, "buffer", None)
         try:
@@ -121,6 +129,10 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
         except (OSError, ValueError):
             pass
     return 0
+
+
+def _ignore(unraisable: Any) -> None:
+    pass
 
 
 def _parse_args(args: list[str]) -> tuple[str | None, str | None]:
@@ -169,7 +181,8 @@ def _arm_timer(seconds: float) -> bool:
     try:
         sig = _signal_module()
         sig.signal(sig.SIGALRM, _on_alarm)
-        sig.setitimer(sig.ITIMER_REAL, seconds)
+        # Repeating: an alarm swallowed where Python ignores exceptions is followed by another
+        sig.setitimer(sig.ITIMER_REAL, seconds, ALARM_REPEAT)
         return True
     except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGALRM
         return False
@@ -177,8 +190,11 @@ def _arm_timer(seconds: float) -> bool:
 
 def _disarm_timer(armed: bool) -> None:
     if armed:
-        sig = _signal_module()
-        sig.setitimer(sig.ITIMER_REAL, 0)
+        try:
+            sig = _signal_module()
+            sig.setitimer(sig.ITIMER_REAL, 0)
+        except (ValueError, OSError, AttributeError):
+            pass
 
 
 def _signal_module() -> Any:
