@@ -2,7 +2,7 @@
 
 Every sample goes through: `redact` in every context (alone, mid-line, deep in a line, in a log,
 JSON-escaped, in a YAML quoted scalar); every string field of every payload fixture of every
-registered client; `remember`; and a model's operations (bodies, titles, tags, paths, move
+registered client; `remember`; the MCP tools; and a model's operations (bodies, titles, tags, paths, move
 targets, delete reasons). Then nothing of it may be found in events/, state/ (the search index
 included), memory/, any file name, git history (contents and commit messages), the dream's
 report, or any prompt given to the model. With `gate.secrets = block` the writes are refused,
@@ -32,6 +32,7 @@ from wikimem.dream.runner import run_dream
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
 from wikimem.home import Home
+from wikimem.mcp.tools import MemoryTools
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.notes import kebab
 from wikimem.wiki.remember import remember
@@ -233,11 +234,37 @@ def _dream_with_hostile_model(home: Path) -> tuple[FakeBackend, dict[str, Any]]:
     return backend, result.as_dict()
 
 
+def _through_mcp(home: Path) -> list[str]:
+    """Each remembered sample written through the MCP tools (a whole note, and as a statement),
+    and named as a path; what the tools answered, refusals included."""
+    tools = MemoryTools(Home(str(home)))
+    answers: list[str] = []
+    for i, s in enumerate(REMEMBERED):
+        calls: list[dict[str, Any]] = [
+            {
+                "text": f"How to deploy:\n\n{s.text}\n",
+                "path": f"general/mcp-{i}.md",
+                "title": f"MCP {i}: {_one_line(s.text)}"[:200],
+                "replace": True,
+            },
+            {"text": f"remember that {_one_line(s.text)}"[:300]},
+        ]
+        if _self_identifying(s.secret):
+            calls.append({"text": "named after it", "path": f"general/{s.secret}.md"})
+        for call in calls:
+            try:
+                answers.append(json.dumps(tools.write(**call)))
+            except WikimemError as exc:
+                answers.append(str(exc))
+    return answers
+
+
 def test_no_secret_reaches_memory_git_the_index_or_a_model(home: Path) -> None:
     _big_limits(home)
     wiki = Wiki(Home(str(home)))
     for s in REMEMBERED:
         remember(wiki, f"Remember for deploys: {_one_line(s.text)}", project="corpus")
+    mcp_answers = _through_mcp(home)
     backend, report = _dream_with_hostile_model(home)
     assert report["created"], report  # the notes themselves were written, redacted
     assert report["rejected"] or report["blocked"]
@@ -245,6 +272,7 @@ def test_no_secret_reaches_memory_git_the_index_or_a_model(home: Path) -> None:
         "home (events, state, index, memory, names, git)": _leaks_in(_home_text(home)),
         "dream report": _leaks_in(json.dumps(report)),
         "model prompts": _leaks_in("\n".join(p.system + p.user for p in backend.prompts)),
+        "MCP answers": _leaks_in("\n".join(mcp_answers)),
     }
     assert backend.prompts
     assert leaks == {k: [] for k in leaks}
@@ -267,6 +295,9 @@ def test_block_mode_refuses_without_echoing(home: Path) -> None:
             remember(wiki, f"Remember: {_one_line(s.text)}", project="corpus")
         assert _leaked(s, str(err.value)) == []
         refused += 1
+    for answer in _through_mcp(home):
+        assert not answer.startswith("{"), answer  # a refusal, never a write
+        assert _leaks_in(answer) == []
     _, report = _dream_with_hostile_model(home)
     # every note holding a sample was refused; what was written is a bare name the case-folded,
     # kebab-cased form of a secret turned into (which no rule can know), holding nothing

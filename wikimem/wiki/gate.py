@@ -125,6 +125,26 @@ def redacted_note(path: str, original: str, redacted: str) -> str:
     )
 
 
+MARKER = "[REDACTED:"
+
+
+def added_markers(before: str | None, after: str) -> tuple[str, ...]:
+    """The kinds of `[REDACTED:<kind>]` markers `after` has more of than `before`."""
+
+    def count(text: str | None) -> dict[str, int]:
+        out: dict[str, int] = {}
+        if not text:
+            return out
+        for part in text.split(MARKER)[1:]:
+            kind = part.split("]", 1)[0]
+            if kind and len(kind) < 40 and "]" in part:
+                out[kind] = out.get(kind, 0) + 1
+        return out
+
+    old, new = count(before), count(after)
+    return tuple(k for k, n in new.items() for _ in range(n - old.get(k, 0)))
+
+
 def redact_value_of(value: object) -> object:
     from wikimem.capture.redact import redact_value
 
@@ -304,6 +324,8 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
+            # a writer that redacted before writing (remember, MCP) still reports what it hid
+            kinds += added_markers(current, content)
             if content == current and not on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
         overstep = self._automated_problem(write, current, content)

@@ -41,7 +41,7 @@ def echo_reason(reason: str, path: object) -> str:
         for segment in sorted(set(path.split("/")), key=len, reverse=True):
             for part in (segment, segment.removesuffix(".md")):
                 if len(part) > 2 and repr(part) in reason:
-                    reason = reason.replace(repr(part), "a segment")
+                    reason = reason.replace(repr(part), "'…'")
     return scrub(reason)
 
 
