@@ -193,3 +193,29 @@ def test_an_alarm_python_swallows_is_followed_by_another(
     assert len(records(home)) == 1
     captured = capsys.readouterr()
     assert captured.err == "" and captured.out == ""
+
+
+def test_the_installed_entry_leaves_without_shutdown_noise(isolated_home: Path) -> None:
+    """Found under load: the alarm interrupted an import half way (`types` makes a coroutine
+    and closes it a line later), and the interpreter's shutdown warned about it on stderr."""
+    import subprocess
+    import sys
+
+    from tests.conftest import REPO, hook_env
+
+    entry = str(REPO / "wikimem" / "hookentry.py")
+    code = (
+        "import runpy, sys\n"
+        f"sys.argv = [{entry!r}, 'claude']\n"
+        "async def half_made(): pass\n"
+        "left_over = half_made()\n"
+        f"runpy.run_path({entry!r}, run_name='__main__')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code],
+        input=json.dumps(payload("claude_Stop")).encode(),
+        capture_output=True,
+        env=hook_env(),
+    )
+    assert proc.returncode == 0 and proc.stderr == b""
+    assert len(records(isolated_home)) == 1
