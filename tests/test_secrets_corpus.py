@@ -27,6 +27,7 @@ from tests.corpus.payloads import payloads
 from tests.corpus.secrets import CONTEXTS, SAMPLES, Sample
 from wikimem.capture import hook
 from wikimem.capture.redact import redact, token_shaped
+from wikimem.dream import statements
 from wikimem.dream.fake import FakeBackend
 from wikimem.dream.runner import run_dream
 from wikimem.errors import WikimemError
@@ -263,7 +264,9 @@ def test_no_secret_reaches_memory_git_the_index_or_a_model(home: Path) -> None:
     _big_limits(home)
     wiki = Wiki(Home(str(home)))
     for s in REMEMBERED:
-        remember(wiki, f"Remember for deploys: {_one_line(s.text)}", project="corpus")
+        text = f"Remember for deploys: {_one_line(s.text)}"
+        if len(text) <= statements.MAX_STATEMENT:  # longer ones `remember` refuses as such
+            remember(wiki, text, project="corpus")
     mcp_answers = _through_mcp(home)
     backend, report = _dream_with_hostile_model(home)
     assert report["created"], report  # the notes themselves were written, redacted
