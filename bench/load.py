@@ -91,7 +91,8 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
     if client != "gemini":
         raise ValueError(f"bench/load.py has no events for the client {client!r} yet: add them")
     # DESIGN §4: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
-    base = {"session_id": session, "cwd": cwd, "timestamp": "2026-12-01T10:00:00Z"}
+    # each event its own time, as Gemini CLI gives it (the same payload twice is one event)
+    base = {"session_id": session, "cwd": cwd, "timestamp": _utc_now_ms()}
     if kind == "start":
         return {**base, "hook_event_name": "SessionStart", "source": f"startup {mark}"}
     if kind == "prompt":
@@ -105,6 +106,13 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
             "tool_response": {"llmContent": "1 passed"},
         }
     return {**base, "hook_event_name": "AfterAgent", "prompt_response": f"done {mark}"}
+
+
+def _utc_now_ms() -> str:
+    now = time.time()
+    return (
+        time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now * 1e6) % 1000000:06d}Z"
+    )
 
 
 def markers_in(value: object) -> list[str]:

@@ -129,15 +129,29 @@ def quiet_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_mutated_events_of_every_client(client: str, quiet_home: Path) -> None:
+    examples = iter(range(10**9))
+
     @SETTINGS
     @given(_mutated(client))
     def check(payload: dict[str, Any]) -> None:
+        # Gemini CLI delivers one event to each of its wirings with one timestamp, and wikimem
+        # keeps the first: each example here is a new event, so it gets a time of its own.
+        stamp = payload.get("timestamp")
+        if isinstance(stamp, str) and stamp.startswith("2026-") and len(stamp) < 40:  # a fixture's
+            payload = {**payload, "timestamp": f"2026-11-29T18:04:11.{next(examples):09d}Z"}
         raw = _encode(payload)
-        # Codex's PreModelRequest is noise: recorded by nobody, logged by nobody
-        noise = client == "codex" and payload.get("hook_event_name") == "PreModelRequest"
-        assert_contract(quiet_home, client, raw, noise_ok=noise)
+        # Nothing at all is right for an event the adapter calls noise (Codex's
+        # PreModelRequest, Gemini's BeforeModel)
+        assert_contract(quiet_home, client, raw, noise_ok=_noise(client, payload))
 
     check()
+
+
+def _noise(client: str, payload: dict[str, Any]) -> bool:
+    try:
+        return hook._adapter(client).normalise(payload, {}) is None
+    except (HookInputError, RecursionError):
+        return False
 
 
 @pytest.mark.parametrize("client", CLIENTS)
