@@ -48,7 +48,8 @@ SHORT_LIMIT = (
     1024  # identifiers and names (session, tool, model, reason …): no legitimate one is longer
 )
 PATH_LIMIT = 4096  # PATH_MAX
-LIST_LIMIT = 100
+LIST_LIMIT = 50  # items of a list field (files), each at most LIST_ITEM_LIMIT
+LIST_ITEM_LIMIT = 512
 ERRORS_LOG_MAX = 1024 * 1024
 TEXT_FIELDS = ("output", "error", "message", "summary")
 # Top-level fields of an oversized payload worth recovering whole (short identifiers) and by
@@ -581,7 +582,7 @@ def build_record(
             value = clip(value, SHORT_LIMIT, found)
         elif isinstance(value, list):
             value = [
-                clip(v, SHORT_LIMIT, found) if isinstance(v, str) else v
+                clip(v, LIST_ITEM_LIMIT, found) if isinstance(v, str) else v
                 for v in value[:LIST_LIMIT]
                 if isinstance(v, str | int | float | bool)
             ]
