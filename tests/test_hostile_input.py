@@ -6,7 +6,7 @@ exits 0, prints valid JSON or nothing, and leaves exactly one well-formed record
 line (nothing at all only for an event that is noise by contract). Adapters raise nothing but
 HookInputError. Readers of the events log survive any damage and lose no intact record.
 
-WIKIMEM_LONG=1 runs many more examples.
+The `long` runs (WIKIMEM_LONG=1 pytest -m long) try many more examples.
 """
 
 from __future__ import annotations
@@ -28,13 +28,25 @@ from tests.corpus.payloads import payloads
 from wikimem.capture import events, hook
 from wikimem.harness import CLIENTS, HookInputError
 
-LONG = os.environ.get("WIKIMEM_LONG") == "1"
-EXAMPLES = 1500 if LONG else 80
-SETTINGS = settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+# Examples per property: the normal run, and the `long` one (WIKIMEM_LONG=1 pytest -m long).
+EXAMPLES = [
+    pytest.param(80, id="quick"),
+    pytest.param(1500, marks=pytest.mark.long, id="long"),
+]
+ENTRY_EXAMPLES = [
+    pytest.param(25, id="quick"),
+    pytest.param(200, marks=pytest.mark.long, id="long"),
+]
+
+
+def fuzz(examples: int) -> settings:
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+
+
 # A record holds at most ~70 KB of text (a 16 KB prompt, 4 KB outputs, 1 KB identifiers, …);
 # written as ASCII JSON, a control character takes 6 bytes (\u0000).
 MAX_LINE = 6 * 80 * 1024
@@ -130,18 +142,19 @@ def quiet_home(home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+@pytest.mark.parametrize("examples", EXAMPLES)
 @pytest.mark.parametrize("client", CLIENTS)
-def test_mutated_events_of_every_client(client: str, quiet_home: Path) -> None:
-    examples = iter(range(10**9))
+def test_mutated_events_of_every_client(client: str, examples: int, quiet_home: Path) -> None:
+    stamps = iter(range(10**9))
 
-    @SETTINGS
+    @fuzz(examples)
     @given(_mutated(client))
     def check(payload: dict[str, Any]) -> None:
         # Gemini CLI delivers one event to each of its wirings with one timestamp, and wikimem
         # keeps the first: each example here is a new event, so it gets a time of its own.
         stamp = payload.get("timestamp")
         if isinstance(stamp, str) and stamp.startswith("2026-") and len(stamp) < 40:  # a fixture's
-            payload = {**payload, "timestamp": f"2026-11-29T18:04:11.{next(examples):09d}Z"}
+            payload = {**payload, "timestamp": f"2026-11-29T18:04:11.{next(stamps):09d}Z"}
         raw = _encode(payload)
         # Nothing at all is right for an event the adapter calls noise (Codex's
         # PreModelRequest, Gemini's BeforeModel)
@@ -157,9 +170,10 @@ def _noise(client: str, payload: dict[str, Any]) -> bool:
         return False
 
 
+@pytest.mark.parametrize("examples", EXAMPLES)
 @pytest.mark.parametrize("client", CLIENTS)
-def test_arbitrary_json_and_bytes(client: str, quiet_home: Path) -> None:
-    @SETTINGS
+def test_arbitrary_json_and_bytes(client: str, examples: int, quiet_home: Path) -> None:
+    @fuzz(examples)
     @given(st.one_of(json_values.map(_encode), st.binary(max_size=400)))
     def check(raw: bytes) -> None:
         out, added, errors = run_once(quiet_home, client, raw)
@@ -170,11 +184,12 @@ def test_arbitrary_json_and_bytes(client: str, quiet_home: Path) -> None:
     check()
 
 
+@pytest.mark.parametrize("examples", EXAMPLES)
 @pytest.mark.parametrize("client", CLIENTS)
-def test_adapters_raise_nothing_but_hook_input_errors(client: str) -> None:
+def test_adapters_raise_nothing_but_hook_input_errors(client: str, examples: int) -> None:
     adapter = hook._adapter(client)
 
-    @SETTINGS
+    @fuzz(examples)
     @given(st.one_of(_mutated(client), st.dictionaries(st.text(max_size=20), json_values)))
     def check(payload: dict[str, Any]) -> None:
         try:
@@ -193,43 +208,56 @@ def test_adapters_raise_nothing_but_hook_input_errors(client: str) -> None:
     check()
 
 
-@settings(max_examples=25 if not LONG else 200, deadline=None)
-@given(
-    st.sampled_from(CLIENTS),
-    st.one_of(
-        st.binary(max_size=200),
-        json_values.map(_encode),
-        st.just(b'{"hook_event_name": "beforeSubmitPrompt", "prompt": ' + b"[" * 100_000),
-    ),
-)
-def test_the_installed_entry_fails_open(client: str, raw: bytes) -> None:
+@pytest.mark.parametrize("examples", ENTRY_EXAMPLES)
+def test_the_installed_entry_fails_open(examples: int) -> None:
     """The real entry (`python -I -S hookentry.py`), in a subprocess: exit 0, no traceback,
     stdout valid JSON or nothing; Cursor's prompt hook always gets its answer."""
-    home = Path(os.environ["WIKIMEM_HOME"])
-    cmd = [sys.executable, "-I", "-S", str(REPO / "wikimem" / "hookentry.py"), client]
-    proc = subprocess.run(cmd, input=raw, capture_output=True, env=hook_env(), timeout=30)
-    assert proc.returncode == 0 and proc.stderr == b""
-    if proc.stdout:
-        json.loads(proc.stdout)
-    if client == "cursor" and b"beforeSubmitPrompt" in raw:
-        assert json.loads(proc.stdout) == {"continue": True}
-    for f in (home / "events").glob("*.jsonl"):
-        for line in f.read_bytes().splitlines():
-            json.loads(line)
+
+    @fuzz(examples)
+    @given(
+        st.sampled_from(CLIENTS),
+        st.one_of(
+            st.binary(max_size=200),
+            json_values.map(_encode),
+            st.just(b'{"hook_event_name": "beforeSubmitPrompt", "prompt": ' + b"[" * 100_000),
+        ),
+    )
+    def check(client: str, raw: bytes) -> None:
+        home = Path(os.environ["WIKIMEM_HOME"])
+        cmd = [sys.executable, "-I", "-S", str(REPO / "wikimem" / "hookentry.py"), client]
+        proc = subprocess.run(cmd, input=raw, capture_output=True, env=hook_env(), timeout=30)
+        assert proc.returncode == 0 and proc.stderr == b""
+        if proc.stdout:
+            json.loads(proc.stdout)
+        if client == "cursor" and b"beforeSubmitPrompt" in raw:
+            assert json.loads(proc.stdout) == {"continue": True}
+        for f in (home / "events").glob("*.jsonl"):
+            for line in f.read_bytes().splitlines():
+                json.loads(line)
+
+    check()
 
 
-@SETTINGS
-@given(
-    prompts=st.lists(st.text(max_size=30), min_size=1, max_size=8),
-    damage=st.lists(
-        st.tuples(st.integers(0, 8), st.binary(max_size=40), st.booleans()), max_size=4
-    ),
-)
-def test_damage_never_costs_an_intact_record(
-    prompts: list[str], damage: list[tuple[int, bytes, bool]], tmp_path_factory: Any
-) -> None:
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_damage_never_costs_an_intact_record(examples: int, tmp_path: Path) -> None:
     """Torn writes and garbage anywhere in a file (on their own line, or with the next record
     appended onto them): every intact record is still read, in order."""
+    files = iter(range(10**9))
+
+    @fuzz(examples)
+    @given(
+        prompts=st.lists(st.text(max_size=30), min_size=1, max_size=8),
+        damage=st.lists(
+            st.tuples(st.integers(0, 8), st.binary(max_size=40), st.booleans()), max_size=4
+        ),
+    )
+    def check(prompts: list[str], damage: list[tuple[int, bytes, bool]]) -> None:
+        _check_damage(prompts, damage, tmp_path / f"{next(files)}.jsonl")
+
+    check()
+
+
+def _check_damage(prompts: list[str], damage: list[tuple[int, bytes, bool]], path: Path) -> None:
     lines = [
         events.encode_record({"v": 1, "ts": "2026-11-29T00:00:00.000000Z", "prompt": p, "n": i})
         for i, p in enumerate(prompts)
@@ -238,7 +266,6 @@ def test_damage_never_costs_an_intact_record(
     for position, junk, glued in sorted(damage, reverse=True):
         junk = junk.replace(b"\n", b" ")
         chunks.insert(min(position, len(chunks)), junk if glued else junk + b"\n")
-    path = tmp_path_factory.mktemp("ev") / "2026-11-29.jsonl"
     path.write_bytes(b"".join(chunks))
     got = [r.get("n") for _, r in events.read_from(str(path), 0, [])]
     # a record glued behind garbage is recovered from the end of its line

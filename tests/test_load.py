@@ -2,9 +2,9 @@
 and `remember` run. Nothing is lost, torn or recorded twice; every event is consolidated by
 exactly one committed dream; every `remember` is committed once; nothing is left uncommitted.
 
-The normal run calls the hook in 16 forked processes (no interpreter start-up: seconds). With
-WIKIMEM_LONG=1 it starts the installed hook command 16 x 500 times, once on an idle CPU and once
-with the CPU saturated; `python bench/load.py` is the same run, printing hook latency as
+The normal run calls the hook in 16 forked processes (no interpreter start-up: seconds). The
+`long` run (WIKIMEM_LONG=1 pytest -m long) starts the installed hook command 16 x 500 times, once
+on an idle CPU and once with the CPU saturated; `python bench/load.py` is the same run, printing hook latency as
 p50/p95/p99 ratios to `python -c pass`.
 """
 

@@ -41,10 +41,13 @@ from wikimem.wiki.remember import remember
 MIN_FORMATS = 75
 PUBLISHED_FALSE_POSITIVES = 0  # of len(ORDINARY) texts; docs/security.md
 # The normal run sends a rotating share of the corpus through each field (every sample still
-# passes through many fields of each client); WIKIMEM_LONG=1 sends all of it through every one.
-LONG = os.environ.get("WIKIMEM_LONG") == "1"
-PER_FIELD = len(SAMPLES) if LONG else 12
-REMEMBERED = SAMPLES if LONG else SAMPLES[::6]
+# passes through many fields of each client) and remembers every sixth sample; the `long` runs
+# (WIKIMEM_LONG=1 pytest -m long) send all of it through every field and remember all of it.
+SHARE = [12, pytest.param(len(SAMPLES), marks=pytest.mark.long, id="all")]
+REMEMBER = [
+    pytest.param(SAMPLES[::6], id="every-sixth"),
+    pytest.param(SAMPLES, marks=pytest.mark.long, id="all"),
+]
 COMPACT_CONTEXTS = sorted(c for c in CONTEXTS if c != "deep in a long line")
 
 
@@ -97,11 +100,11 @@ def _set(value: Any, path: tuple[Any, ...], new: str) -> None:
     value[path[-1]] = new
 
 
-def _corpus_text(field: int) -> str:
-    """PER_FIELD samples for the field-th field, each in a context (both rotating, so the
+def _corpus_text(field: int, per_field: int) -> str:
+    """`per_field` samples for the field-th field, each in a context (both rotating, so the
     fields of a client see every sample in every context between them)."""
-    start = field * PER_FIELD
-    chosen = [SAMPLES[(start + i) % len(SAMPLES)] for i in range(PER_FIELD)]
+    start = field * per_field
+    chosen = [SAMPLES[(start + i) % len(SAMPLES)] for i in range(per_field)]
     names = COMPACT_CONTEXTS
     return "\n".join(
         CONTEXTS[names[(start + i) % len(names)]](s.text) for i, s in enumerate(chosen)
@@ -120,9 +123,10 @@ def _big_limits(home: Path, secrets: str = "redact") -> None:
     config.write_text(text)
 
 
+@pytest.mark.parametrize("per_field", SHARE)
 @pytest.mark.parametrize("client", CLIENTS)
 def test_no_secret_reaches_the_events_through_any_field(
-    client: str, home: Path, monkeypatch: pytest.MonkeyPatch
+    client: str, per_field: int, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _big_limits(home)
     monkeypatch.setenv("WIKIMEM_HOOK_DEADLINE", "10")
@@ -132,7 +136,7 @@ def test_no_secret_reaches_the_events_through_any_field(
     for base in fixtures:
         for path in _string_leaves(base):
             data = json.loads(json.dumps(base))
-            _set(data, path, _corpus_text(fields))
+            _set(data, path, _corpus_text(fields, per_field))
             if isinstance(data.get("tool_input"), dict):  # a secret as a key, too
                 data["tool_input"][SAMPLES[fields % len(SAMPLES)].text] = "x"
             hook.main([client], stdin=io.BytesIO(json.dumps(data).encode()), stdout=io.BytesIO())
@@ -235,12 +239,12 @@ def _dream_with_hostile_model(home: Path) -> tuple[FakeBackend, dict[str, Any]]:
     return backend, result.as_dict()
 
 
-def _through_mcp(home: Path) -> list[str]:
+def _through_mcp(home: Path, remembered: list[Sample]) -> list[str]:
     """Each remembered sample written through the MCP tools (a whole note, and as a statement),
     and named as a path; what the tools answered, refusals included."""
     tools = MemoryTools(Home(str(home)))
     answers: list[str] = []
-    for i, s in enumerate(REMEMBERED):
+    for i, s in enumerate(remembered):
         calls: list[dict[str, Any]] = [
             {
                 "text": f"How to deploy:\n\n{s.text}\n",
@@ -260,14 +264,17 @@ def _through_mcp(home: Path) -> list[str]:
     return answers
 
 
-def test_no_secret_reaches_memory_git_the_index_or_a_model(home: Path) -> None:
+@pytest.mark.parametrize("remembered", REMEMBER)
+def test_no_secret_reaches_memory_git_the_index_or_a_model(
+    home: Path, remembered: list[Sample]
+) -> None:
     _big_limits(home)
     wiki = Wiki(Home(str(home)))
-    for s in REMEMBERED:
+    for s in remembered:
         text = f"Remember for deploys: {_one_line(s.text)}"
         if len(text) <= statements.MAX_STATEMENT:  # longer ones `remember` refuses as such
             remember(wiki, text, project="corpus")
-    mcp_answers = _through_mcp(home)
+    mcp_answers = _through_mcp(home, remembered)
     backend, report = _dream_with_hostile_model(home)
     assert report["created"], report  # the notes themselves were written, redacted
     assert report["rejected"] or report["blocked"]
@@ -289,16 +296,17 @@ def test_no_secret_reaches_memory_git_the_index_or_a_model(home: Path) -> None:
     assert log.count("Wikimem-Watermark:") <= 1
 
 
-def test_block_mode_refuses_without_echoing(home: Path) -> None:
+@pytest.mark.parametrize("remembered", REMEMBER)
+def test_block_mode_refuses_without_echoing(home: Path, remembered: list[Sample]) -> None:
     _big_limits(home, secrets="block")
     wiki = Wiki(Home(str(home)))
     refused = 0
-    for s in REMEMBERED:
+    for s in remembered:
         with pytest.raises(WikimemError) as err:
             remember(wiki, f"Remember: {_one_line(s.text)}", project="corpus")
         assert _leaked(s, str(err.value)) == []
         refused += 1
-    for answer in _through_mcp(home):
+    for answer in _through_mcp(home, remembered):
         assert not answer.startswith("{"), answer  # a refusal, never a write
         assert _leaks_in(answer) == []
     _, report = _dream_with_hostile_model(home)
@@ -308,4 +316,4 @@ def test_block_mode_refuses_without_echoing(home: Path) -> None:
     assert report["blocked"] or report["rejected"]
     assert _leaks_in(_home_text(home)) == []
     assert _leaks_in(json.dumps(report)) == []
-    assert refused == len(REMEMBERED)
+    assert refused == len(remembered)
