@@ -130,6 +130,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         "GEMINI_CLI_TRUSTED_FOLDERS_PATH",
         "GEMINI_CLI_TRUST_WORKSPACE",
         "GEMINI_RESTRICTED_MODE",
+        "WIKIMEM_HOOK_RECORD_WAIT",
     ):
         monkeypatch.delenv(var, raising=False)
     from wikimem.home import resolve_home

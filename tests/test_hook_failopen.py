@@ -134,7 +134,7 @@ def test_home_that_is_a_file_fails_open_without_traceback(tmp_path: Path) -> Non
     assert len(proc.stderr.decode().splitlines()) <= 1
 
 
-def test_held_lock_gives_up_at_the_deadline(isolated_home: Path) -> None:
+def test_held_lock_gives_up_after_the_record_wait(isolated_home: Path) -> None:
     run_hook("claude", payload("claude_Stop"))  # creates the events folder
     # The hook writes to the file of its UTC day: hold today's and tomorrow's, so a run that
     # straddles midnight still meets a held lock.
@@ -145,7 +145,9 @@ def test_held_lock_gives_up_at_the_deadline(isolated_home: Path) -> None:
             fh = held.enter_context(open(isolated_home / "events" / f"{day}.jsonl", "a"))
             fcntl.flock(fh, fcntl.LOCK_EX)
         start = time.monotonic()
-        proc = run_hook("claude", payload("claude_Stop"), env=hook_env(WIKIMEM_HOOK_DEADLINE="0.3"))
+        proc = run_hook(
+            "claude", payload("claude_Stop"), env=hook_env(WIKIMEM_HOOK_RECORD_WAIT="0.3")
+        )
         elapsed = time.monotonic() - start
     assert proc.returncode == 0 and proc.stderr == b""
     assert elapsed < 2.0
@@ -155,14 +157,14 @@ def test_held_lock_gives_up_at_the_deadline(isolated_home: Path) -> None:
     assert len(records(isolated_home)) == 1
 
 
-def test_stdin_never_closed_gives_up_at_the_deadline(isolated_home: Path) -> None:
+def test_stdin_never_closed_gives_up_after_the_record_wait(isolated_home: Path) -> None:
     cmd = [sys.executable, "-I", "-S", str(REPO / "wikimem" / "hookentry.py"), "claude"]
     proc = subprocess.Popen(
         cmd,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=hook_env(WIKIMEM_HOOK_DEADLINE="0.3"),
+        env=hook_env(WIKIMEM_HOOK_RECORD_WAIT="0.3"),
     )
     assert proc.stdin is not None
     proc.stdin.write(b'{"hook_event_name": "Stop", ')
@@ -175,7 +177,7 @@ def test_stdin_never_closed_gives_up_at_the_deadline(isolated_home: Path) -> Non
     assert code == 0
     assert time.monotonic() - start < 3
     assert proc.stderr is not None and proc.stderr.read() == b""
-    assert any("deadline" in line for line in errors(isolated_home))
+    assert any("stdin did not close" in line for line in errors(isolated_home))
 
 
 def test_config_error_still_records_with_defaults(isolated_home: Path) -> None:

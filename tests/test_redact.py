@@ -57,8 +57,8 @@ CASES = [
     (
         "private_key",
         "",
-        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA (cut off",
-        "",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA",
+        " (cut off, and the rest of the text survives)",
     ),
     (
         "jwt",

@@ -87,14 +87,21 @@ def append(events_dir: str, record: dict[str, Any], deadline: float | None = Non
     """Append one record to today's file under an exclusive lock; returns the file's path.
 
     `deadline` is a `time.monotonic()` value after which waiting for the lock gives up with
-    LockTimeout, so a stuck writer elsewhere can never hang the agent."""
+    LockTimeout, so a stuck writer elsewhere can never hang the agent. A line left without its
+    newline by a crash or a full disk is closed first, so this record starts on a line of its
+    own (one `pread` of the last byte, under the lock); a write that comes up short is cut off
+    again, so no half record stays behind."""
     line = encode_record(record)
     path = events_file(events_dir, record["ts"])
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         _lock(fd, deadline)
+        end = os.lseek(fd, 0, os.SEEK_END)
+        if end and os.pread(fd, 1, end - 1) != b"\n":
+            line = b"\n" + line
         written = os.write(fd, line)
         if written != len(line):  # disk full: never leave half a record without a newline
+            os.ftruncate(fd, end)
             raise OSError(f"short write to {path}: {written} of {len(line)} bytes")
     finally:
         os.close(fd)  # closing releases the lock
@@ -146,22 +153,63 @@ def count_after(events_dir: str, offsets: dict[str, int], enough: int | None = N
     return count
 
 
-def read_from(path: str, offset: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+RECORD_START = b'{"v":'
+GLUE_ATTEMPTS = 32
+
+
+def read_from(
+    path: str,
+    offset: int = 0,
+    damaged: list[tuple[int, int]] | None = None,
+    final: bool = False,
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """(end offset, record) for each complete line after `offset`.
 
     A trailing line without its newline (a writer mid-append) is not yielded, so a reader's
-    offset never points into the middle of a record. Lines that are not JSON objects are
-    skipped: one bad line must not stop memory from being made."""
+    offset never points into the middle of a record; with `final` (no writer will come back to
+    this file) it is damage instead. A line that is not a record (torn by a crash or a full disk,
+    or garbage) is skipped and reported in `damaged` as (offset, length): one bad line must not
+    stop memory from being made. A record that a writer appended onto a torn line (before
+    writers closed torn lines first) is recovered from behind it."""
     with open(path, "rb") as fh:
         fh.seek(offset)
         pos = offset
         for raw in fh:
+            start = pos
             if not raw.endswith(b"\n"):
+                if final and damaged is not None:
+                    damaged.append((start, len(raw)))
                 return
             pos += len(raw)
-            try:
-                rec = fastjson.loads(raw.decode("utf-8", "replace"))
-            except ValueError:
-                continue
-            if isinstance(rec, dict):
+            rec = _record(raw)
+            if rec is not None:
                 yield pos, rec
+                continue
+            glued, cut = _glued_record(raw)
+            if damaged is not None:
+                damaged.append((start, cut))
+            if glued is not None:
+                yield pos, glued
+
+
+def _record(raw: bytes) -> dict[str, Any] | None:
+    try:
+        rec = fastjson.loads(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def _glued_record(raw: bytes) -> tuple[dict[str, Any] | None, int]:
+    """(the record that ends this line, where it starts) or (None, the line's length). Inside a
+    record's strings every quote is escaped, so `{"v":` only ever begins a record (or an object
+    inside one, which cannot parse to the end of the line)."""
+    i = raw.find(RECORD_START, 1)
+    for _ in range(GLUE_ATTEMPTS):
+        if i == -1:
+            break
+        rec = _record(raw[i:])
+        if rec is not None:
+            return rec, i
+        i = raw.find(RECORD_START, i + 1)
+    return None, len(raw)

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _WS = " \t\n\r"
+TOO_DEEP = "JSON nested too deeply"
 _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
 
 
@@ -60,7 +61,7 @@ def loads(text: str) -> Any:
     except StopIteration as exc:
         raise ValueError(f"Expecting value at char {exc.value}") from None
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise ValueError(TOO_DEEP) from None
     if text[end:].strip(_WS):
         raise ValueError(f"Extra data at char {end}")
     return value

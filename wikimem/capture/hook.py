@@ -3,9 +3,17 @@
 Contract (DESIGN §4): read one JSON object from stdin; append one normalised, redacted,
 truncated record to `events/`; on SessionStart and UserPromptSubmit print the memory to inject in
 the client's format; on Stop/SessionEnd maybe start a detached dream. Whatever happens (empty,
-non-JSON or huge input, an unknown event, an unwritable home, a held lock, a slow disk) it exits 0,
-prints nothing or valid JSON, leaves one line in `state/errors.log` and never a traceback, and
-gives up at an internal deadline well under a second.
+non-JSON, deeply nested or huge input, an unknown event, an unwritable home, a held lock, a slow
+disk) it exits 0, prints nothing or valid JSON, leaves one line in `state/errors.log` and never a
+traceback.
+
+Two clocks bound it. The record is the one thing that must not be lost, so the deadline never
+cuts it: only a stdin that never closes or a lock a stuck writer keeps holding gives up, after
+`RECORD_WAIT_SECONDS` of waiting for that one thing (CPU starvation before or during the work is
+not waiting, and costs nothing). The internal deadline (`DEADLINE_SECONDS` from the start) bounds
+the optional work that follows the record: injection and the auto-dream check start only before
+it and are cut at it. A hook that reaches the record after its deadline (a busy machine) records
+and skips the optional work, saying so in the error log.
 
 This is the hot path of every agent: standard library only (a test asserts it), nothing at import
 time beyond what the event needs, and no pathlib, typing, dataclasses or tomllib.
@@ -27,12 +35,53 @@ if TYPE_CHECKING:
     from types import FrameType, ModuleType
     from typing import Any
 
-DEADLINE_SECONDS = 0.75
+DEADLINE_SECONDS = 0.75  # optional work (injection, auto-dream) starts before this and stops at it
+RECORD_WAIT_SECONDS = 3.0  # longest wait for stdin to close, or for the events file's lock
+ALARM_REPEAT = 0.05  # seconds between alarms once a bound has passed, until work stops
 MAX_PARSE_BYTES = 16 * 1024 * 1024  # bigger payloads are salvaged, not parsed
-SALVAGE_HEAD = 1024 * 1024
+SALVAGE_BYTES = 1024 * 1024  # of an oversized payload, its first and last MB are searched
+SALVAGE_TEXT_CHARS = 64 * 1024  # the head kept of a big text field in an oversized payload
+MAX_DEPTH = 32  # containers nested deeper are replaced by a marker
+DEPTH_MARK = "[…wikimem: nested deeper than {} levels, dropped…]"
 REDACT_MARGIN = 1024
+SHORT_LIMIT = (
+    1024  # identifiers and names (session, tool, model, reason …): no legitimate one is longer
+)
+PATH_LIMIT = 4096  # PATH_MAX
+LIST_LIMIT = 50  # items of a list field (files), each at most LIST_ITEM_LIMIT
+LIST_ITEM_LIMIT = 512
 ERRORS_LOG_MAX = 1024 * 1024
 TEXT_FIELDS = ("output", "error", "message", "summary")
+# Top-level fields of an oversized payload worth recovering whole (short identifiers) and by
+# their head (long texts: a 50 MB prompt is still a prompt the user typed).
+SALVAGE_IDS = (
+    "hook_event_name",
+    "session_id",
+    "conversation_id",
+    "cwd",
+    "tool_name",
+    "tool_use_id",
+    "prompt_id",
+    "turn_id",
+    "generation_id",
+    "source",
+    "reason",
+    "trigger",
+    "status",
+)
+SALVAGE_TEXTS = (
+    "prompt",
+    "last_assistant_message",
+    "prompt_response",
+    "text",
+    "output",
+    "message",
+    "error",
+    "error_message",
+    "command",
+    "compact_summary",
+    "summary",
+)
 
 
 class HookDeadline(Exception):
@@ -40,7 +89,7 @@ class HookDeadline(Exception):
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
-    raise HookDeadline(f"deadline of {_deadline_seconds()}s passed")
+    raise HookDeadline("the hook's time ran out")
 
 
 def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -> int:
@@ -48,25 +97,30 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
     args = list(sys.argv[1:] if argv is None else argv)
     client, home_arg = _parse_args(args)
     home = resolve_home(home_arg)
-    seconds = _deadline_seconds()
-    armed = _arm_timer(seconds)
+    deadline = time.monotonic() + _seconds("WIKIMEM_HOOK_DEADLINE", DEADLINE_SECONDS)
+    wait = _seconds("WIKIMEM_HOOK_RECORD_WAIT", RECORD_WAIT_SECONDS)
     output: str | None = None
+    # An alarm can land in a callback Python runs for itself (an import's lock, a finaliser);
+    # the exception is then "ignored" and printed to stderr, which no harness should ever see.
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _ignore
     try:
         in_stream = stdin if stdin is not None else getattr(sys.stdin, "buffer", None)
         if client not in CLIENTS:
             raise HookInputError(f"unknown client {client!r}; expected one of {', '.join(CLIENTS)}")
         if in_stream is None:
             raise HookInputError("stdin is closed")
+        raw = _within(wait, "stdin did not close", read_input, in_stream.read)
         output = handle(
-            client, home, in_stream.read, time.monotonic() + seconds, os.environ, "--plugin" in args
+            client, home, raw, deadline, os.environ, wait=wait, plugin="--plugin" in args
         )
     except BaseException as exc:  # fail-open: the agent must never see us break
-        _disarm_timer(armed)  # first: the alarm must not fire inside the error handling
-        armed = False
+        _disarm_timer(True)
         if not isinstance(exc, KeyboardInterrupt | SystemExit):
             log_error(home, client or "?", exc)
+        output = fail_open_answer(client, None)
     finally:
-        _disarm_timer(armed)
+        sys.unraisablehook = unraisable
     if output:
         out_stream = stdout if stdout is not None else getattr(sys.stdout, "buffer", None)
         try:
@@ -76,6 +130,10 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
         except (OSError, ValueError):
             pass
     return 0
+
+
+def _ignore(unraisable: Any) -> None:
+    pass
 
 
 def _parse_args(args: list[str]) -> tuple[str | None, str | None]:
@@ -96,22 +154,36 @@ def _parse_args(args: list[str]) -> tuple[str | None, str | None]:
     return client, home
 
 
-def _deadline_seconds() -> float:
-    raw = os.environ.get("WIKIMEM_HOOK_DEADLINE")
+def _seconds(variable: str, default: float) -> float:
+    raw = os.environ.get(variable)
     if raw:
         try:
-            return max(0.05, min(float(raw), 10.0))
+            return max(0.05, min(float(raw), 60.0))
         except ValueError:
             pass
-    return DEADLINE_SECONDS
+    return default
+
+
+def _within(seconds: float, what: str, func: Any, *args: Any) -> Any:
+    """func(*args), interrupted by SIGALRM after `seconds` (a blocked read, lock or write)."""
+    armed = _arm_timer(seconds)
+    try:
+        return func(*args)
+    except HookDeadline:
+        raise HookDeadline(f"{what} within {seconds:g}s") from None
+    finally:
+        _disarm_timer(armed)
 
 
 def _arm_timer(seconds: float) -> bool:
-    """SIGALRM interrupts a blocked read, lock or write at the deadline (main thread only)."""
+    """SIGALRM interrupts a blocked call at the deadline (main thread only)."""
+    if seconds <= 0:
+        raise HookDeadline("no time left")
     try:
         sig = _signal_module()
         sig.signal(sig.SIGALRM, _on_alarm)
-        sig.setitimer(sig.ITIMER_REAL, seconds)
+        # Repeating: an alarm swallowed where Python ignores exceptions is followed by another
+        sig.setitimer(sig.ITIMER_REAL, seconds, ALARM_REPEAT)
         return True
     except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGALRM
         return False
@@ -119,8 +191,11 @@ def _arm_timer(seconds: float) -> bool:
 
 def _disarm_timer(armed: bool) -> None:
     if armed:
-        sig = _signal_module()
-        sig.setitimer(sig.ITIMER_REAL, 0)
+        try:
+            sig = _signal_module()
+            sig.setitimer(sig.ITIMER_REAL, 0)
+        except (ValueError, OSError, AttributeError):
+            pass
 
 
 def _signal_module() -> Any:
@@ -154,109 +229,238 @@ def _adapter(client: str) -> ModuleType:
     return cursor
 
 
-def read_payload(read: Any) -> tuple[dict[str, Any] | None, int]:
-    """(payload, size in bytes). Oversized input is salvaged from its head; None when empty."""
+def fail_open_answer(client: str | None, native_event: str | None) -> str | None:
+    """What the client must still be told when this hook failed: Cursor waits for
+    `{"continue": true}` on beforeSubmitPrompt. When the event is unknown (input that could not
+    be read) the same answer is given, which every other Cursor event ignores."""
+    if client == "cursor" and native_event in (None, "beforeSubmitPrompt"):
+        return '{"continue":true}'
+    return None
+
+
+# -- reading stdin -----------------------------------------------------------------------------
+
+
+def read_input(read: Any) -> tuple[bytes, bytes, int]:
+    """(head, tail, total bytes). Input up to MAX_PARSE_BYTES comes whole as `head`; of bigger
+    input only the first and the last SALVAGE_BYTES are kept. All of it is drained, so the
+    harness never sees a broken pipe."""
     chunks: list[bytes] = []
-    total = 0
+    tail: list[bytes] = []
+    total = tail_len = 0
     while True:
         chunk = read(1 << 20)
         if not chunk:
             break
         total += len(chunk)
-        if total <= MAX_PARSE_BYTES or sum(len(c) for c in chunks) < SALVAGE_HEAD:
+        if total <= MAX_PARSE_BYTES:
             chunks.append(chunk)
-        # beyond that: keep draining so the harness never sees a broken pipe
-    raw = b"".join(chunks)
-    if not raw.strip():
-        return None, total
+            continue
+        tail.append(chunk)
+        tail_len += len(chunk)
+        while len(tail) > 1 and tail_len - len(tail[0]) >= SALVAGE_BYTES:
+            tail_len -= len(tail.pop(0))
+    head = b"".join(chunks)
+    if total <= MAX_PARSE_BYTES:
+        return head, b"", total
+    end = b"".join(tail)
+    if len(end) < SALVAGE_BYTES:
+        end = head[len(head) - (SALVAGE_BYTES - len(end)) :] + end
+    return head[:SALVAGE_BYTES], end[-SALVAGE_BYTES:], total
+
+
+def parse_payload(head: bytes, tail: bytes, total: int) -> dict[str, Any] | None:
+    """The payload; oversized or too deeply nested input is salvaged; None when empty."""
     if total > MAX_PARSE_BYTES:
-        return _salvage(raw[:SALVAGE_HEAD], total), total
+        return _salvage(head, tail, total)
+    if not head.strip():
+        return None
     try:
-        payload = fastjson.loads(raw.decode("utf-8", "replace"))
+        payload = fastjson.loads(head.decode("utf-8", "replace"))
     except ValueError as exc:
+        if str(exc) == fastjson.TOO_DEEP:
+            return _salvage(head[:SALVAGE_BYTES], head[-SALVAGE_BYTES:], total, deep=True)
         raise HookInputError(
             f"stdin is not JSON ({exc.__class__.__name__}: {str(exc)[:80]})"
         ) from None
     if not isinstance(payload, dict):
         raise HookInputError(f"stdin is a JSON {type(payload).__name__}, not an object")
-    return payload, total
+    return payload
 
 
-def _salvage(head: bytes, total: int) -> dict[str, Any]:
-    """The small top-level string fields of a payload too big to parse whole."""
+def _salvage(head: bytes, tail: bytes, total: int, deep: bool = False) -> dict[str, Any]:
+    """The top-level fields that can be recovered from a payload too big (or too deeply nested)
+    to parse whole: short identifiers whole, long texts by their head with a visible marker."""
     import re
 
-    text = head.decode("utf-8", "replace")
+    texts = [head.decode("utf-8", "replace"), tail.decode("utf-8", "replace")]
     found: dict[str, Any] = {}
-    for key in (
-        "hook_event_name",
-        "session_id",
-        "conversation_id",
-        "cwd",
-        "tool_name",
-        "tool_use_id",
-        "prompt_id",
-        "turn_id",
-        "generation_id",
-    ):
-        m = re.search(rf'"{key}"\s*:\s*"((?:[^"\\]|\\.){{0,512}})"', text)
+    for key in SALVAGE_IDS:
+        for text in texts:
+            m = re.search(rf'"{key}"\s*:\s*"((?:[^"\\]|\\.){{0,1024}})"', text)
+            if m:
+                found[key] = _json_string(m.group(1))
+                break
+    for key in SALVAGE_TEXTS:
+        for text in texts:
+            m = re.search(rf'"{key}"\s*:\s*"((?:[^"\\]|\\.){{0,{SALVAGE_TEXT_CHARS}}})("?)', text)
+            if m:
+                value = _json_string(m.group(1))
+                if not m.group(2):  # the string goes on beyond what was kept
+                    value += events.TRUNCATION_MARK.format(max(total - len(value), 0))
+                found[key] = value
+                break
+    for text in texts:
+        m = re.search(r'"workspace_roots"\s*:\s*\[\s*"((?:[^"\\]|\\.){0,1024})"', text)
         if m:
-            try:
-                found[key] = fastjson.loads(f'"{m.group(1)}"')
-            except ValueError:
-                pass
-    m = re.search(r'"workspace_roots"\s*:\s*\[\s*"((?:[^"\\]|\\.){0,1024})"', text)
-    if m:
-        found["workspace_roots"] = [fastjson.loads(f'"{m.group(1)}"')]
-    found["__oversized__"] = total
+            found["workspace_roots"] = [_json_string(m.group(1))]
+            break
+    if deep:
+        found["__too_deep__"] = True
+    else:
+        found["__oversized__"] = total
     return found
+
+
+def _json_string(body: str) -> str:
+    """The value of a JSON string's body, tolerating an escape cut off at its end."""
+    for cut in range(7):
+        try:
+            value = fastjson.loads(f'"{body[: len(body) - cut]}"')
+        except ValueError:
+            continue
+        return value if isinstance(value, str) else body
+    return body
+
+
+def sniff_event(head: bytes, tail: bytes) -> str | None:
+    """The `hook_event_name` of input that could not be parsed, when it can still be seen."""
+    import re
+
+    for part in (head[:SALVAGE_BYTES], tail or head[-SALVAGE_BYTES:]):
+        m = re.search(rb'"hook_event_name"\s*:\s*"([A-Za-z_]{1,64})"', part)
+        if m:
+            return m.group(1).decode("ascii")
+    return None
+
+
+def prune(value: object, depth: int = MAX_DEPTH) -> object:
+    """`value` with containers nested deeper than `depth` replaced by a marker."""
+    if isinstance(value, dict):
+        if depth <= 0:
+            return DEPTH_MARK.format(MAX_DEPTH)
+        return {k: prune(v, depth - 1) for k, v in value.items()}
+    if isinstance(value, list):
+        if depth <= 0:
+            return DEPTH_MARK.format(MAX_DEPTH)
+        return [prune(v, depth - 1) for v in value]
+    return value
+
+
+# -- one event ---------------------------------------------------------------------------------
 
 
 def handle(
     client: str,
     home: Home,
-    read: Any,
+    raw: tuple[bytes, bytes, int],
     deadline: float,
     env: Mapping[str, str],
+    wait: float = RECORD_WAIT_SECONDS,
     plugin: bool = False,
 ) -> str | None:
-    payload, _ = read_payload(read)
-    if payload is None:
-        raise HookInputError("empty stdin")
-    if plugin and _installed_hook_runs_too(client, payload, env):
-        return None  # `wikimem install`'s hook records and injects this event (harness/plugin.py)
-    if client == "claude" and env.get("CURSOR_VERSION") and _from_cursor(payload):
-        client = _cursor_running_claude_hook(payload, env)
-        if client == "":
-            return None  # our Cursor hooks record this event; recording it here too would double it
-    if client in ("claude", "gemini"):
-        client = _claude_or_gemini(client, payload, env)
-    adapter = _adapter(client)
-    fields = adapter.normalise(payload, env)
-    if fields is None:
-        return None  # noise (Codex PreModelRequest)
-    context = None
+    """Record one event, then do the optional work while time is left; the client's answer."""
+    native: str | None = None
     try:
+        payload = parse_payload(*raw)
+        if payload is None:
+            raise HookInputError("empty stdin")
+        name = payload.get("hook_event_name")
+        native = name if isinstance(name, str) else None
+        if plugin and _installed_hook_runs_too(client, payload, env):
+            return (
+                None  # `wikimem install`'s hook records and injects this event (harness/plugin.py)
+            )
+        if client == "claude" and env.get("CURSOR_VERSION") and _from_cursor(payload):
+            client = _cursor_running_claude_hook(payload, env)
+            if client == "":
+                return None  # our Cursor hooks record this event; recording it here too would double it
+        if client in ("claude", "gemini"):
+            client = _claude_or_gemini(client, payload, env)
+        adapter = _adapter(client)
         settings = _settings(home, client)
-        record = build_record(client, fields, settings, payload.get("__oversized__"))
-        if env.get("WIKIMEM_HOOK_PROBE"):
-            return None  # `wikimem doctor` timing the installed command: record nothing
+        try:
+            fields, record = _normalise(adapter, client, payload, settings, env)
+        except RecursionError:  # nesting the parser allowed but our walk cannot: cut it
+            pruned = prune(payload)
+            assert isinstance(pruned, dict)
+            fields, record = _normalise(adapter, client, pruned, settings, env)
+        if fields is None or record is None:
+            return None  # noise (Codex PreModelRequest), or a probe
         _ensure_dirs(home)
         if client == "gemini" and not adapter.first_delivery(home.state_dir, payload, time.time()):
             return None  # the same event through a second wiring (extension + install)
-        events.append(home.events_dir, record, deadline)
-        if record["event"] in ("SessionStart", "UserPromptSubmit"):
-            context = _inject(home, record, settings, deadline)
-        elif record["event"] == "PreCompact" and client == "gemini":
-            _inject(home, record, settings, deadline)  # compression dropped what was given
-        elif record["event"] in ("Stop", "SessionEnd"):
-            _maybe_dream(home, settings)
+        events.append(home.events_dir, record, time.monotonic() + wait)
     except Exception as exc:
-        # Still answer the client below: Cursor's beforeSubmitPrompt expects its reply.
         log_error(home, client, exc)
-        context = None
+        return fail_open_answer(client, native or sniff_event(raw[0], raw[1]))
+    context = _optional_work(home, client, record, settings, deadline)
     rendered: str | None = adapter.render(fields["native_event"], fields["event"], context)
     return rendered
+
+
+def _normalise(
+    adapter: ModuleType,
+    client: str,
+    payload: dict[str, Any],
+    settings: dict[str, Any],
+    env: Mapping[str, str],
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    fields = adapter.normalise(payload, env)
+    if fields is None:
+        return None, None
+    record = build_record(client, fields, settings, payload.get("__oversized__"))
+    if payload.get("__too_deep__"):
+        record["nested_too_deep"] = True
+    if env.get("WIKIMEM_HOOK_PROBE"):
+        return None, None  # `wikimem doctor` timing the installed command: record nothing
+    return fields, record
+
+
+def _optional_work(
+    home: Home, client: str, record: dict[str, Any], settings: dict[str, Any], deadline: float
+) -> str | None:
+    """Injection or the auto-dream check, only while the deadline has not passed; None when
+    there is nothing to inject or no time to do it."""
+    event = record["event"]
+    gemini_compacted = event == "PreCompact" and client == "gemini"
+    if event not in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd") and not (
+        gemini_compacted
+    ):
+        return None
+    left = deadline - time.monotonic()
+    what = "auto-dream check" if event in ("Stop", "SessionEnd") else "injection"
+    if left <= 0:
+        log_error(home, client, f"{event} recorded; {what} skipped: the deadline had passed")
+        return None
+    armed = False
+    try:
+        armed = _arm_timer(left)
+        if event in ("SessionStart", "UserPromptSubmit"):
+            return _inject(home, record, settings, deadline)
+        if gemini_compacted:
+            _inject(home, record, settings, deadline)  # compression dropped what was given
+            return None
+        _maybe_dream(home, settings)
+    except Exception as exc:
+        _disarm_timer(armed)  # first: the alarm must not fire inside the error handling
+        armed = False
+        if isinstance(exc, HookDeadline):
+            exc = HookDeadline(f"{event} recorded; {what} cut at the deadline")
+        log_error(home, client, exc)
+    finally:
+        _disarm_timer(armed)
+    return None
 
 
 def _installed_hook_runs_too(client: str, payload: dict[str, Any], env: Mapping[str, str]) -> bool:
@@ -342,11 +546,19 @@ def build_record(
 ) -> dict[str, Any]:
     """The normalised record: redacted, truncated, stamped with time and project."""
     from wikimem.capture.project import project_slug
-    from wikimem.capture.redact import redact, redact_value
 
     limit = int(settings["events"]["max_output_bytes"])
     prompt_limit = int(settings["events"]["max_prompt_bytes"])
+    found: list[str] = []
     cwd = fields.get("cwd")
+    project_dir = cwd if isinstance(cwd, str) else None
+    if project_dir is not None:
+        before = len(found)
+        cwd = clip(project_dir, PATH_LIMIT, found)
+        if len(found) > before or cwd != project_dir:
+            # a secret in a folder name must not become a project name either, nor a path no
+            # file system has be walked
+            project_dir = cwd
     record: dict[str, Any] = {
         "v": events.RECORD_VERSION,
         "ts": events.utc_timestamp(),
@@ -355,9 +567,8 @@ def build_record(
         "event": fields["event"],
         "native_event": fields["native_event"],
         "cwd": cwd,
-        "project": project_slug(cwd if isinstance(cwd, str) else None),
+        "project": project_slug(project_dir),
     }
-    found: list[str] = []
     for key, value in fields.items():
         if key in record:
             continue
@@ -368,16 +579,17 @@ def build_record(
         elif key == "input":
             value = clip_value(value, limit, found)
         elif isinstance(value, str):
-            value, kinds = redact(value)
-            found.extend(kinds)
+            value = clip(value, SHORT_LIMIT, found)
         elif isinstance(value, list):
-            value, kinds = redact_value(value)
-            found.extend(kinds)
+            value = [
+                clip(v, LIST_ITEM_LIMIT, found) if isinstance(v, str) else v
+                for v in value[:LIST_LIMIT]
+                if isinstance(v, str | int | float | bool)
+            ]
         record[key] = value
-    for key in ("session", "cwd"):
+    for key in ("session", "native_event"):
         if isinstance(record[key], str):
-            record[key], kinds = redact(record[key])
-            found.extend(kinds)
+            record[key] = clip(record[key], SHORT_LIMIT, found)
     if found:
         record["redacted"] = len(found)
     if oversized:
@@ -388,13 +600,17 @@ def build_record(
 def clip(text: str, limit: int, found: list[str]) -> str:
     """Redact, then truncate to `limit` bytes. Redaction runs on a window a little larger than
     what is kept, so a secret straddling the cut is still recognised whole."""
-    from wikimem.capture.redact import redact
+    from wikimem.capture.redact import redact, redact_keys
 
     dropped = 0
     window = 2 * limit + REDACT_MARGIN
-    # A key block reaching into the part cut away would lose its BEGIN line and no longer look
-    # like a key: such text is redacted whole before anything is cut.
-    if len(text) > window + limit and "PRIVATE KEY" not in text:
+    if len(text) > window + limit:
+        # A key block reaching into the part cut away would lose its BEGIN line and no longer
+        # look like a key: key blocks are redacted in the whole text before anything is cut
+        # (one search for a literal; the other rules run on the kept part only).
+        if "PRIVATE KEY" in text:
+            text, kinds = redact_keys(text)
+            found.extend(kinds)
         dropped = len(text) - window - limit // 2
         text = text[:window] + text[len(text) - limit // 2 :]
     text, kinds = redact(text)
@@ -403,22 +619,17 @@ def clip(text: str, limit: int, found: list[str]) -> str:
 
 
 def clip_value(value: object, limit: int, found: list[str]) -> object:
-    """A tool input: strings clipped one by one, then the whole kept under ~limit bytes."""
+    """A tool input: kept as a structure when it is small (each string redacted, secret-named
+    keys' values replaced), else as its JSON text clipped like any text, so the work stays
+    bounded whatever the harness sends."""
     from wikimem.capture.redact import redact_value
 
     if isinstance(value, str):
         return clip(value, limit, found)
-
-    def walk(v: object) -> object:
-        if isinstance(v, str):
-            return clip(v, limit, found) if len(v) > 64 else v
-        if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [walk(x) for x in v[:200]]
-        return v
-
-    value, kinds = redact_value(walk(value))
+    encoded = fastjson.dumps(value, ascii=False)
+    if len(encoded) > 2 * limit:
+        return clip(encoded, limit, found)
+    value, kinds = redact_value(value)
     found.extend(kinds)
     encoded = fastjson.dumps(value, ascii=False)
     if len(encoded.encode("utf-8", "surrogatepass")) > limit:

@@ -1,11 +1,22 @@
-"""Secret redaction: every string bound for disk passes here first.
+"""Secret redaction: every string bound for disk, a commit message or a model passes here first.
 
 Contract: `redact(text)` returns the text with each secret replaced by `[REDACTED:<kind>]` and
-the kinds found. Covered: API keys of the major model providers and clouds (Anthropic, OpenAI,
-AWS, Google, Stripe, Hugging Face, SendGrid, npm, PyPI), GitHub/GitLab/Slack tokens, private key
-blocks, JWTs, passwords in URLs, secret-looking assignments (`GITHUB_TOKEN=...` env lines,
-`"password": "..."` fields) and bearer/basic authorization headers. Ordinary code, hashes, UUIDs
-and paths pass unchanged.
+the kinds found, in the order of the rules. Covered (docs/security.md lists the corpus the tests
+hold it to): the key and token formats of model providers, clouds, code hosts, chat, payment,
+mail, monitoring and secret-management services, identified by their prefixes; private key
+blocks (terminated or not: an unterminated block takes its key-looking lines only, never the rest
+of the text); JWTs; passwords in URLs, query strings and connection strings (Azure, SQL Server,
+JDBC); authorization and API-key headers; command-line passwords (`--password=`, `sshpass -p`,
+`mysql -p`, `docker login -p`, `-storepass`, `pass:`, `--from-literal=`); SQL `IDENTIFIED BY`;
+`.npmrc`, Docker `auths`, `.netrc`, Kubernetes `Secret` data; and assignments whose name ends
+in a secret word (`DB_PASSWORD=`, `client_secret: …`, `"api-key": "…"`), wherever they sit in
+the line. Text that is JSON- or YAML-escaped (a tool's JSON output, a quoted front-matter title)
+is also read unescaped, so escaping never hides a secret. Ordinary code, hashes, UUIDs, lockfile
+integrity strings and paths pass unchanged (the false-positive figure is in docs/security.md).
+
+`redact_value` does the same for every string (and key) of a JSON-like value, and replaces the
+value of a secret-named key whole. `scrub` makes any text safe to echo (commit messages, reports):
+redacted, on one line, capped.
 
 Hook-path module: standard library only. A pattern is compiled lazily, and only when a cheap
 literal trigger for it occurs in the text: compiling every regex at each hook start would cost a
@@ -19,14 +30,15 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Callable
 
-# A name whose value is a secret must END in one of these words, optionally plural
-# (GITHUB_TOKEN, db_password, "client_secret"), so TOKEN_TTL, tokenizer or password_hash are
-# left alone.
+# A name whose value is a secret must END in one of these words, optionally plural, `_` or `-`
+# between its parts (GITHUB_TOKEN, db_password, "client-secret", SECRET_KEY), so TOKEN_TTL,
+# tokenizer or password_hash are left alone.
 _NAME_ENDINGS = (
     "SECRET",
     "PASSWORD",
     "PASSWD",
     "PASSPHRASE",
+    "_PASS",
     "TOKEN",
     "APIKEY",
     "API_KEY",
@@ -34,107 +46,363 @@ _NAME_ENDINGS = (
     "ACCESS_KEY",
     "PRIVATEKEY",
     "PRIVATE_KEY",
+    "SECRETKEY",
+    "SECRET_KEY",
+    "SECRET_KEY_BASE",
+    "APP_KEY",
+    "MASTER_KEY",
+    "SIGNING_KEY",
+    "ENCRYPTION_KEY",
+    "LICENSE_KEY",
+    "KEY_DATA",
     "CREDENTIAL",
     "AUTHKEY",
     "AUTH_KEY",
     "SESSIONKEY",
     "SESSION_KEY",
-    "SECRET_KEY_BASE",
+    "_PAT",
     "DATABASE_URL",
     "DSN",
 )
-_NAME = r"[A-Za-z0-9_.-]*?(?:" + "|".join(_NAME_ENDINGS) + ")S?"
+_NAME = r"[A-Za-z0-9_.-]*?(?:" + "|".join(w.replace("_", "[_-]") for w in _NAME_ENDINGS) + ")S?"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-# A value worth hiding: 4+ characters, not all digits (MAX_TOKENS=4096), not a boolean.
-_VALUE = r"(?![0-9]+\b)(?!(?i:true|false|null|none|yes|no)\b)"
+# A value worth hiding: 4+ characters, not all digits (MAX_TOKENS=4096), not a boolean, not a
+# variable reference (${TOKEN}, $TOKEN, %TOKEN%, <token>) and not masked (****).
+_VALUE = r"(?![0-9]+\b)(?!(?i:true|false|null|none|yes|no)\b)(?![$%<*&])"
+# In code and config, a value that is itself a secret word or a type (`self.token = token`,
+# `password: string`, `"password": "Password"`) names a variable or a label, not a secret.
+_NOT_A_NAME = (
+    r"(?!(?i:(?:[a-z]+[_.-])*(?:token|password|passwd|secret|key|pass|credential|dsn|pat"
+    r"|string|str|number|int|integer|bool|boolean|bytes|any|object|unknown|float|double|char"
+    r"|optional|undefined)s?)\b)"
+)
+# Separators inside a private key block: real line breaks, JSON-escaped ones (once or more: a
+# service-account file inside a tool's JSON output), or spaces (a block pasted onto one line).
+_KEY_SEP = r"(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*|[ \t]+)"
+_KEY_END = r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+_KEY_BLOCK = (
+    r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:" + _KEY_SEP + r"?(?:[A-Za-z0-9+/=]{8,}|[A-Za-z][A-Za-z0-9-]*:[ \t][^\r\n\\]*"
+    r"|[A-Za-z0-9+/=]{1,7}(?=" + _KEY_SEP + r"?" + _KEY_END + r")))*"
+    r"(?:" + _KEY_SEP + r"?" + _KEY_END + r")?"
+)
+# Name parts of HTTP headers that carry a credential (X-API-Key, Private-Token, X-Vault-Token).
+_HEADER = (
+    r"(?:(?:[A-Za-z0-9]+-)*(?:api-?key|auth-?key|app-?key|application-key|access-?key"
+    r"|secret-?key|functions-key|subscription-key|master-key|api-?token|auth-?token"
+    r"|access-?token|private-?token|vault-?token|session-?token|security-?token|csrf-?token"
+    r"|client-?secret)|(?:[A-Za-z0-9]+-)+(?:secret|password|signature|token))"
+)
 
-# (kind, literal triggers: the pattern runs only if one occurs, pattern, group of the secret)
-# Specific provider formats come before the generic assignment rules.
-_RULES: tuple[tuple[str, tuple[str, ...], str, int], ...] = (
-    (
-        "private_key",
-        ("PRIVATE KEY",),
-        r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?"
-        r"(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-        0,
-    ),
+
+def _tok(prefix: str, rest: str) -> str:
+    """A token pattern that starts with its fixed-width prefix, the word boundary checked behind
+    it: the regex engine then searches for the prefix, where a leading \\b would make it try
+    every position of the text (a hundred times slower on long text)."""
+    return f"{prefix}(?<![A-Za-z0-9_]{prefix}){rest}"
+
+
+# (kind, literal triggers: the pattern runs only if one occurs in the text, triggers that are
+# looked for in the lower-cased text, pattern, group of the secret).
+# Specific provider formats come before the generic rules.
+_RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
+    ("private_key", ("PRIVATE KEY",), (), _KEY_BLOCK, 0),
     (
         # the tail of a key whose BEGIN line was cut off before it reached us
         "private_key",
         ("PRIVATE KEY",),
-        r"(?:^[A-Za-z0-9+/=]{16,}\r?\n)+-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        (),
+        r"(?:^[A-Za-z0-9+/=]{16,}\r?\n)+" + _KEY_END,
         0,
     ),
-    ("anthropic_key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_-]{16,}", 0),
-    ("openai_key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0),
-    ("aws_access_key", ("AKIA", "ASIA"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0),
+    ("anthropic_key", ("sk-ant-",), (), _tok(r"sk-ant-", r"[A-Za-z0-9_-]{16,}"), 0),
+    (
+        "openai_key",
+        ("sk-",),
+        (),
+        _tok(r"sk-", r"(?:proj-|svcacct-|admin-|or-v1-)?[A-Za-z0-9_-]{20,}"),
+        0,
+    ),
+    (
+        "aws_access_key",
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"),
+        (),
+        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA)[0-9A-Z]{16}\b"),
+        0,
+    ),
     (
         "aws_secret_key",
-        ("aws_secret", "AWS_SECRET", "SecretAccessKey", "secret_access_key"),
+        (),
+        ("aws_secret", "secretaccesskey", "secret_access_key"),
         r"(?i)(?:aws_secret_access_key|secretaccesskey)[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})",
         1,
     ),
-    ("google_api_key", ("AIza",), r"\bAIza[0-9A-Za-z_-]{35}", 0),
-    ("google_oauth_token", ("ya29.",), r"\bya29\.[0-9A-Za-z_-]{20,}", 0),
-    ("github_token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), r"\bgh[pousr]_[A-Za-z0-9]{30,}", 0),
-    ("github_token", ("github_pat_",), r"\bgithub_pat_[A-Za-z0-9_]{22,}", 0),
-    ("gitlab_token", ("glpat-", "gldt-", "glrt-"), r"\bgl(?:pat|dt|rt)-[A-Za-z0-9_-]{20,}", 0),
-    ("slack_token", ("xox",), r"\bxox[abposre]-[A-Za-z0-9-]{10,}", 0),
+    ("google_api_key", ("AIza",), (), _tok(r"AIza", r"[0-9A-Za-z_-]{35}"), 0),
+    ("google_oauth_token", ("ya29.",), (), _tok(r"ya29\.", r"[0-9A-Za-z_-]{20,}"), 0),
+    ("google_client_secret", ("GOCSPX-",), (), _tok(r"GOCSPX-", r"[A-Za-z0-9_-]{20,}"), 0),
+    (
+        "github_token",
+        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+        (),
+        _tok(r"gh", r"[pousr]_[A-Za-z0-9]{30,}"),
+        0,
+    ),
+    ("github_token", ("github_pat_",), (), _tok(r"github_pat_", r"[A-Za-z0-9_]{22,}"), 0),
+    (
+        "gitlab_token",
+        ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "gloas-"),
+        (),
+        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas)-[A-Za-z0-9_-]{20,}"),
+        0,
+    ),
+    ("slack_token", ("xox",), (), _tok(r"xox", r"[abposre]-[A-Za-z0-9-]{10,}"), 0),
+    ("slack_token", ("xapp-",), (), _tok(r"xapp-", r"\d-[A-Za-z0-9-]{10,}"), 0),
     (
         "slack_webhook",
         ("hooks.slack.com",),
-        r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+",
+        (),
+        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
         0,
     ),
+    (
+        "discord_webhook",
+        ("/api/webhooks/",),
+        (),
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/([A-Za-z0-9_-]{20,})",
+        1,
+    ),
+    (
+        "discord_token",
+        (),
+        ("discord", "bot "),
+        r"\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}\b",
+        0,
+    ),
+    ("telegram_bot_token", (":AA",), (), _tok(r"\d", r"\d{7,9}:AA[A-Za-z0-9_-]{33}\b"), 0),
     (
         "stripe_key",
         ("sk_live", "sk_test", "rk_live", "rk_test"),
-        r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}",
+        (),
+        _tok(r"[sr]", r"k_(?:live|test)_[A-Za-z0-9]{16,}"),
         0,
     ),
-    ("huggingface_token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}", 0),
-    ("sendgrid_key", ("SG.",), r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}", 0),
-    ("npm_token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b", 0),
-    ("pypi_token", ("pypi-",), r"\bpypi-AgE[A-Za-z0-9_-]{50,}", 0),
-    ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", 0),
-    ("url_password", ("://",), r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"]+:([^/\s@'\"]+)@", 1),
+    ("stripe_webhook_secret", ("whsec_",), (), _tok(r"whsec_", r"[A-Za-z0-9+/=]{24,}"), 0),
+    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-f]{32}\b"), 0),
+    ("huggingface_token", ("hf_",), (), _tok(r"hf_", r"[A-Za-z0-9]{30,}"), 0),
+    ("sendgrid_key", ("SG.",), (), _tok(r"SG\.", r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"), 0),
+    ("mailgun_key", ("key-",), (), _tok(r"key-", r"[0-9a-f]{32}\b"), 0),
+    ("mailchimp_key", ("-us",), (), _tok(r"[0-9a-f]", r"[0-9a-f]{31}-us\d{1,2}\b"), 0),
+    ("npm_token", ("npm_",), (), _tok(r"npm_", r"[A-Za-z0-9]{36}\b"), 0),
+    (
+        "npm_token",
+        ("_authToken", "_auth", "_password"),
+        (),
+        r"(?:_authToken|_auth|_password)\s*=\s*([\"']?)" + _VALUE + r"([^\s\"']{6,})\1",
+        2,
+    ),
+    ("pypi_token", ("pypi-",), (), _tok(r"pypi-AgE", r"[A-Za-z0-9_-]{50,}"), 0),
+    (
+        "digitalocean_token",
+        ("dop_v1_", "doo_v1_", "dor_v1_"),
+        (),
+        _tok(r"do", r"[por]_v1_[a-f0-9]{64}\b"),
+        0,
+    ),
+    (
+        "shopify_token",
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        (),
+        _tok(r"shp", r"(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b"),
+        0,
+    ),
+    ("atlassian_token", ("ATATT",), (), _tok(r"ATATT", r"[A-Za-z0-9_=-]{20,}"), 0),
+    ("linear_key", ("lin_api_",), (), _tok(r"lin_api_", r"[A-Za-z0-9]{32,}"), 0),
+    (
+        "doppler_token",
+        ("dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
+        (),
+        _tok(r"dp\.", r"(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{32,}"),
+        0,
+    ),
+    ("databricks_token", ("dapi",), (), _tok(r"dapi", r"[a-f0-9]{32}(?:-\d)?\b"), 0),
+    (
+        "grafana_token",
+        ("glsa_", "glc_"),
+        (),
+        _tok(r"gl", r"(?:sa_[A-Za-z0-9]{32}_[a-f0-9]{8}|c_[A-Za-z0-9+/=_-]{32,})"),
+        0,
+    ),
+    (
+        "newrelic_key",
+        ("NRAK-", "NRII-", "NRJS-"),
+        (),
+        _tok(r"NR", r"(?:AK|II|JS)-[A-Z0-9]{20,}"),
+        0,
+    ),
+    ("sentry_token", ("sntrys_", "sntryu_"), (), _tok(r"sntry", r"[su]_[A-Za-z0-9+/=_-]{40,}"), 0),
+    ("postman_key", ("PMAK-",), (), _tok(r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}\b"), 0),
+    (
+        "planetscale_token",
+        ("pscale_",),
+        (),
+        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
+        0,
+    ),
+    ("supabase_token", ("sbp_",), (), _tok(r"sbp_", r"[a-f0-9]{40}\b"), 0),
+    ("age_key", ("AGE-SECRET-KEY-",), (), _tok(r"AGE-SECRET-KEY-1", r"[0-9A-Z]{58}\b"), 0),
+    ("groq_key", ("gsk_",), (), _tok(r"gsk_", r"[A-Za-z0-9]{40,}"), 0),
+    ("xai_key", ("xai-",), (), _tok(r"xai-", r"[A-Za-z0-9]{60,}"), 0),
+    ("perplexity_key", ("pplx-",), (), _tok(r"pplx-", r"[A-Za-z0-9]{40,}"), 0),
+    ("replicate_token", ("r8_",), (), _tok(r"r8_", r"[A-Za-z0-9]{30,}"), 0),
+    ("langsmith_key", ("lsv2_",), (), _tok(r"lsv2_", r"(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}\b"), 0),
+    ("tailscale_key", ("tskey-",), (), _tok(r"tskey-", r"[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{20,}"), 0),
+    ("notion_token", ("ntn_",), (), _tok(r"ntn_", r"[A-Za-z0-9]{40,}\b"), 0),
+    ("notion_token", ("secret_",), (), _tok(r"secret_", r"[A-Za-z0-9]{43}\b"), 0),
+    (
+        "mapbox_token",
+        ("sk.eyJ",),
+        (),
+        _tok(r"sk\.eyJ", r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}"),
+        0,
+    ),
+    (
+        "terraform_token",
+        (".atlasv1.",),
+        (),
+        r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
+        0,
+    ),
+    ("pulumi_token", ("pul-",), (), _tok(r"pul-", r"[a-f0-9]{40}\b"), 0),
+    (
+        "square_token",
+        ("sq0atp-", "sq0csp-"),
+        (),
+        _tok(r"sq0", r"(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
+        0,
+    ),
+    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{60,}"), 0),
+    ("flyio_token", ("fm1_", "fm2_", "fo1_"), (), _tok(r"f", r"[mo][12]_[A-Za-z0-9+/=_-]{30,}"), 0),
+    ("firebase_key", ("APA91b",), (), r"\b[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{100,}", 0),
+    ("vault_token", ("hvs.", "hvb.", "hvr."), (), _tok(r"hv", r"[sbr]\.[A-Za-z0-9_-]{24,}"), 0),
+    (
+        "jwt",
+        ("eyJ",),
+        (),
+        _tok(r"eyJ", r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+        0,
+    ),
+    (
+        # scheme://user:password@host, the user possibly empty (redis://:pw@host)
+        "url_password",
+        ("://",),
+        (),
+        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"]*:([^/\s@'\"]+)@",
+        1,
+    ),
+    (
+        # ?password=…&sig=… in a URL or a JDBC string; an Azure SAS signature
+        "url_query_secret",
+        (),
+        (
+            "password=",
+            "passwd=",
+            "pwd=",
+            "pass=",
+            "secret=",
+            "token=",
+            "key=",
+            "sig=",
+            "signature=",
+        ),
+        r"(?i)[?&;](?:password|passwd|pwd|pass|secret|client_secret|token|access_token"
+        r"|refresh_token|auth_token|api_key|apikey|api-key|key|sig|signature|x-amz-signature"
+        r"|x-amz-security-token|x-goog-signature)=" + _VALUE + r"([^&\s'\"#<>]{6,})",
+        1,
+    ),
+    (
+        # SQL Server, ADO.NET, ODBC connection strings: …;Password=…; (a `;` on either side
+        # tells them from code such as `password = get_password()`)
+        "connection_string",
+        (),
+        ("password", "pwd"),
+        r"(?i)(?<![A-Za-z0-9_-])(?:password|pwd)\s*=\s*"
+        + _VALUE
+        + r"([^;\s\"'&(){}\[\],]{4,})(?=;)",
+        1,
+    ),
+    (
+        "connection_string",
+        (";",),
+        (),
+        r"(?i);[ \t]*(?:password|pwd)\s*=\s*" + _VALUE + r"([^;\s\"'&(){}\[\],]{4,})",
+        1,
+    ),
+    (
+        # Azure storage and Service Bus: AccountKey=…, SharedAccessKey=…, SharedAccessSignature=…
+        "connection_string",
+        (),
+        ("accountkey", "sharedaccesskey", "sharedaccesssignature"),
+        r"(?i)(?<![A-Za-z0-9_-])(?:accountkey|sharedaccesskey|sharedaccesssignature)\s*=\s*"
+        r"([^;\s\"'&]{8,})",
+        1,
+    ),
     (
         "authorization",
-        ("earer", "EARER"),
+        (),
+        ("bearer",),
         r"(?i)\bbearer\s+((?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{16,})",
         1,
     ),
     (
         "authorization",
-        ("uthorization", "UTHORIZATION"),
-        r"(?i)\bauthorization[\"']?\s*[:=]\s*[\"']?basic\s+([A-Za-z0-9+/=]{8,})",
+        (),
+        ("authorization",),
+        r"(?i)\bauthorization[\"']?\s*[:=]\s*[\"']?(?:basic|token|ssws|bot|apikey|key|digest)"
+        r"\s+([A-Za-z0-9._~+/=-]{8,})",
         1,
     ),
     (
-        # Shell and .env style: upper-case name, `=`, an unquoted or quoted value.
-        "env_secret",
-        ("=",),
-        r"(?<![A-Za-z0-9_])(?:export\s+)?"
-        + _NAME.replace("a-z", "")
-        + r"\s*=\s*([\"']?)"
+        "header_secret",
+        (),
+        ("-key", "apikey", "-token", "-secret", "-password", "-signature"),
+        r"(?i)(?<![A-Za-z0-9_.-])[\"']?"
+        + _HEADER
+        + r"[\"']?\s*:\s*[\"']?(?:bearer\s+|token\s+)?"
         + _VALUE
-        + r"([^\s\"'`$(){}\[\]<>;,]{4,})\1(?=[\s;,\"'`]|$)",
+        + r"([A-Za-z0-9._~+/=:-]{8,})",
+        1,
+    ),
+    (
+        # --password=…, --api-key …, -storepass …, -keypass …
+        "cli_password",
+        (),
+        ("-pass", "-token", "-key", "apikey", "-secret", "storepass", "keypass", "-auth"),
+        r"(?i)(?<![A-Za-z0-9_-])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|token"
+        r"|api-?key|secret|storepass|keypass|auth-?token|access-?token)(?:=|[ \t]+)([\"']?)"
+        + _VALUE
+        + r"(?!-)([^\s\"']{4,})\1",
         2,
     ),
+    ("cli_password", ("sshpass",), (), r"\bsshpass\s+-p\s*([\"']?)([^\s\"']+)\1", 2),
     (
-        # YAML, INI, TOML, docker-compose: a line `name: value` or `name = value`, unquoted.
-        "config_secret",
-        (":", "="),
-        r"(?im)^[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?[\"']?"
-        + _NAME
-        + r"[\"']?[ \t]*[:=][ \t]*"
-        + _VALUE
-        + r"(?![A-Za-z_]\w*\.[A-Za-z_])([^\s\"'`#$(){}\[\]<>;,]{4,})[ \t]*(?:#.*)?$",
-        1,
+        "cli_password",
+        ("docker", "podman"),
+        (),
+        r"\b(?:docker|podman)\s+login\b[^\n]*?\s-p\s*([\"']?)([^\s\"']{4,})\1",
+        2,
+    ),
+    ("cli_password", ("pass:",), (), r"\bpass:([^\s\"']{4,})", 1),
+    (
+        "cli_password",
+        ("from-literal",),
+        (),
+        r"--from-literal=[^=\s]+=([\"']?)([^\s\"']+)\1",
+        2,
     ),
     (
         "url_password",
         ("curl", "wget", "http"),
+        (),
         r"(?i)\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user|--http-password=?|--password=?)\s*"
         r"[\"']?(?:[^\s:\"']+:)?([^\s\"']{4,})",
         1,
@@ -142,30 +410,99 @@ _RULES: tuple[tuple[str, tuple[str, ...], str, int], ...] = (
     (
         "password",
         ("mysql", "mariadb"),
+        (),
         r"\b(?:mysql|mysqldump|mariadb)\b[^\n]*?\s-p([^\s-][^\s]{2,})",
         1,
     ),
     (
         "password",
+        (),
+        ("identified by", "password '"),
+        r"(?i)\b(?:identified\s+by|password)\s+'([^'\s]{4,})'",
+        1,
+    ),
+    (
+        # .netrc, anywhere in a line
+        "password",
+        ("machine",),
+        (),
+        r"\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+([^\s\"']{4,})",
+        1,
+    ),
+    (
+        # a line that is `password <value>` and nothing else
+        "password",
         ("password",),
-        r"(?im)^[ \t]*(?:machine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+)?password[ \t]+(\S{4,})[ \t]*$",
+        (),
+        r"(?im)^[ \t]*password[ \t]+(\S{4,})[ \t]*$",
+        1,
+    ),
+    (
+        "docker_auth",
+        ('"auth"', '"identitytoken"'),
+        (),
+        r"\"(?:auth|identitytoken)\"\s*:\s*\"([A-Za-z0-9+/=._-]{8,})\"",
+        1,
+    ),
+    (
+        # Shell and .env style: upper-case name, `=`, an unquoted or quoted value.
+        "env_secret",
+        ("=",),
+        (),
+        r"(?<![A-Za-z0-9_])(?:export\s+)?"
+        + _NAME.replace("a-z", "")
+        + r"[ \t]*=[ \t]*([\"']?)"
+        + _VALUE
+        + r"([^\s\"'`$(){}\[\]<>;,]{4,})\1(?=[\s;,\"'`]|$)",
+        2,
+    ),
+    (
+        # YAML, INI, TOML, docker-compose: `name: value` or `name = value`, unquoted, anywhere in
+        # a line, the value running to the end of it (or to a comment, a comma, a brace).
+        "config_secret",
+        (":", "="),
+        (),
+        r"(?im)(?<![A-Za-z0-9_.-])(?:export[ \t]+)?[\"']?"
+        + _NAME
+        + r"[\"']?[ \t]*[:=][ \t]*"
+        + _VALUE
+        + _NOT_A_NAME
+        + r"(?![A-Za-z_]\w*\.[A-Za-z_])([^\s\"'`#$(){}\[\]<>;,]{4,})"
+        + r"(?=[ \t]*(?:#.*)?$|[ \t]*[,;}\]]|[\"']|[ \t]+[A-Za-z0-9_.-]+[ \t]*[:=][ \t])",
         1,
     ),
     (
         # JSON, YAML, TOML and code: any-case name, a quoted value.
         "password_field",
         ("'", '"'),
+        (),
         r"(?i)(?<![A-Za-z0-9_])[\"']?"
         + _NAME
         + r"[\"']?\s*[:=]\s*([\"'])"
         + _VALUE
+        + _NOT_A_NAME
         + r"([^\"'\s]{4,})\1",
         2,
     ),
 )
 _ASSIGNMENT_KINDS = ("env_secret", "config_secret", "password_field")
+# Rules matching one unbroken token of 14+ characters that holds their literal trigger (every
+# provider format): their triggers are looked for among the text's long words only, which keeps
+# the scan of ordinary output cheap however many formats are known.
+_TOKEN_RULES = frozenset(
+    i
+    for i, (kind, _, itriggers, _, group) in enumerate(_RULES)
+    if group == 0 and not itriggers and kind != "private_key"
+)
+_TOKEN_MIN = 14
+# The other rules run on the lines around their triggers only, once the text is this long.
+_SPAN_MIN = 2048
+_MAX_ANCHORS = 2000
+# JSON in a JSON string in a tool's JSON output: each level of escaping is read through.
+_ESCAPE_LEVELS = 4
+_K8S_TRIGGERS = ("kind: Secret", '"kind": "Secret"', '"kind":"Secret"')
 
-_compiled: dict[int, re.Pattern[str]] = {}
+_compiled: dict[object, re.Pattern[str]] = {}
 
 
 def _pattern(i: int) -> re.Pattern[str]:
@@ -173,23 +510,35 @@ def _pattern(i: int) -> re.Pattern[str]:
     if pat is None:
         import re  # late: importing re costs ~7 ms, and most hook payloads never need it
 
-        pat = _compiled[i] = re.compile(_RULES[i][2], re.MULTILINE)
+        pat = _compiled[i] = re.compile(_RULES[i][3], re.MULTILINE)
     return pat
 
 
-def _assignments(text: str) -> tuple[bool, bool, bool]:
-    """Whether `text` may hold (a NAME=value, a `name: value` line, a quoted `name: "value"`)
-    whose name ends in a secret word: a scan with str.find, so the regexes run only where they
-    can match."""
-    upper = text.upper()
+def _named(name: str, source: str) -> re.Pattern[str]:
+    pat = _compiled.get(name)
+    if pat is None:
+        import re
+
+        pat = _compiled[name] = re.compile(source, re.MULTILINE)
+    return pat
+
+
+def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
+    """Whether `text` may hold (a NAME=value, a `name: value`, a quoted `name: "value"`) whose
+    name ends in a secret word, and where: a scan with str.find, so the regexes run only where
+    they can match."""
+    upper = text.upper().replace("-", "_")  # `db-pass` is named like `DB_PASS`
     env = field = config = False
+    anchors: list[int] = []
     for word in (
         "SECRET",
         "PASSW",
         "PASSPHRASE",
+        "_PASS",
         "TOKEN",
         "KEY",
         "CREDENTIAL",
+        "_PAT",
         "DATABASE_URL",
         "DSN",
     ):
@@ -210,20 +559,22 @@ def _assignments(text: str) -> tuple[bool, bool, bool]:
                     field = field or quoted
                     env = env or operator == "="
                     config = config or not quoted
-            if env and field and config:
-                return True, True, True
+                    anchors.append(start)
             start = upper.find(word, start + 1)
-    return env, config, field  # in the order of _ASSIGNMENT_KINDS
+    return env, config, field, anchors  # flags in the order of _ASSIGNMENT_KINDS
 
 
-def _replacer(kind: str, group: int, found: list[str]) -> Callable[[re.Match[str]], str]:
+def _replacer(
+    kind: str, group: int, found: list[str], secrets: list[str]
+) -> Callable[[re.Match[str]], str]:
     mark = f"[REDACTED:{kind}]"
 
     def sub(m: re.Match[str]) -> str:
         secret = m.group(group)
-        if not secret or secret.startswith("[REDACTED:"):
+        if not secret or "[REDACTED:" in secret:
             return m.group(0)
         found.append(kind)
+        secrets.append(secret)
         start, end = m.span(group)
         base = m.start(0)
         whole = m.group(0)
@@ -232,29 +583,312 @@ def _replacer(kind: str, group: int, found: list[str]) -> Callable[[re.Match[str
     return sub
 
 
+_WHOLE_TEXT_RULES = frozenset(i for i, rule in enumerate(_RULES) if rule[0] == "private_key")
+_TOKEN_TRIGGERS = tuple((i, _RULES[i][1]) for i in sorted(_TOKEN_RULES))
+_CONTEXT_TRIGGERS = tuple(
+    (i, rule[1], rule[2]) for i, rule in enumerate(_RULES) if i not in _TOKEN_RULES
+)
+
+
+def _due(text: str) -> list[int]:
+    """The rules whose literal trigger occurs in `text`, in table order."""
+    due: list[int] = []
+    if len(text) >= _TOKEN_MIN:
+        words = " ".join(w for w in text.split() if len(w) >= _TOKEN_MIN)
+        if words:
+            for i, triggers in _TOKEN_TRIGGERS:
+                for t in triggers:
+                    if t in words:
+                        due.append(i)
+                        break
+    lower: str | None = None
+    for i, triggers, itriggers in _CONTEXT_TRIGGERS:
+        hit = False
+        for t in triggers:
+            if t in text:
+                hit = True
+                break
+        if not hit and itriggers:
+            if lower is None:
+                lower = text.lower()
+            for t in itriggers:
+                if t in lower:
+                    hit = True
+                    break
+        if hit:
+            due.append(i)
+    due.sort()
+    return due
+
+
+def _apply(text: str, found: list[str], secrets: list[str], only_keys: bool = False) -> str:
+    """One pass of every rule whose trigger occurs in `text`."""
+    for i in [0] if only_keys else _due(text):
+        kind, triggers, itriggers, _, group = _RULES[i]
+        sub = _replacer(kind, group, found, secrets)
+        anchors: list[int] | None = None
+        if kind in _ASSIGNMENT_KINDS:
+            env, config, field, anchors = _assignments(text)
+            if not (env, config, field)[_ASSIGNMENT_KINDS.index(kind)]:
+                continue
+        if len(text) < _SPAN_MIN or i in _TOKEN_RULES or i in _WHOLE_TEXT_RULES:
+            text = _pattern(i).sub(sub, text)
+            continue
+        if anchors is None:
+            anchors = _occurrences(text, triggers, itriggers)
+        text = _sub_near(_pattern(i), sub, text, anchors)
+    if not only_keys and any(t in text for t in _K8S_TRIGGERS):
+        text = _kubernetes_secret(text, found, secrets)
+    return text
+
+
+def _occurrences(text: str, triggers: tuple[str, ...], itriggers: tuple[str, ...]) -> list[int]:
+    """Where the triggers occur (None-like empty list when they cannot be placed: the caller
+    then runs the rule on the whole text)."""
+    out: list[int] = []
+    lower = text.lower() if itriggers else text
+    if len(lower) != len(text):  # lower-casing changed lengths: positions would not line up
+        return [-1]
+    for haystack, needles in ((text, triggers), (lower, itriggers)):
+        for t in needles:
+            j = haystack.find(t)
+            while j != -1:
+                out.append(j)
+                if len(out) > _MAX_ANCHORS:
+                    return [-1]
+                j = haystack.find(t, j + 1)
+    return out
+
+
+def _sub_near(
+    pattern: re.Pattern[str], sub: Callable[[re.Match[str]], str], text: str, anchors: list[int]
+) -> str:
+    """`pattern.sub` on the lines around each anchor only (the line, and the next one for a
+    value that follows its name on a new line): the rules that need a name before the secret
+    would otherwise try every position of a long text."""
+    if not anchors or -1 in anchors:
+        return pattern.sub(sub, text) if anchors else text
+    spans: list[list[int]] = []
+    for p in sorted(anchors):
+        start = text.rfind("\n", 0, p) + 1
+        end = text.find("\n", p)
+        end = len(text) if end == -1 else text.find("\n", end + 1)
+        end = len(text) if end == -1 else end
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    out: list[str] = []
+    done = 0
+    for start, end in spans:
+        out.append(text[done:start])
+        out.append(pattern.sub(sub, text[start:end]))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _kubernetes_secret(text: str, found: list[str], secrets: list[str]) -> str:
+    """Every value under `data:` / `stringData:` of a Kubernetes Secret (YAML or JSON): its key
+    names say nothing (`username`, `tls.key`, `config.json`), the kind of object says it all."""
+    mark = "[REDACTED:kubernetes_secret]"
+
+    def value_line(m: re.Match[str]) -> str:
+        value = m.group(2)
+        if not value or value in ("|", ">", "|-", ">-") or "[REDACTED:" in value:
+            return m.group(0)
+        found.append("kubernetes_secret")
+        secrets.append(value)
+        return m.group(1) + mark
+
+    def yaml_block(m: re.Match[str]) -> str:
+        body = _named("k8s_line", r"^([ \t]+(?:[^:\s]+:[ \t]*)?)(\S.*?)[ \t]*$").sub(
+            value_line, m.group(4)
+        )
+        return m.group(1) + m.group(2) + ":" + m.group(3) + body
+
+    def json_value(m: re.Match[str]) -> str:
+        if "[REDACTED:" in m.group(2):
+            return m.group(0)
+        found.append("kubernetes_secret")
+        secrets.append(m.group(2))
+        return m.group(1) + mark + m.group(3)
+
+    def json_block(m: re.Match[str]) -> str:
+        return m.group(1) + _named("k8s_json_value", r'("[^"]+"\s*:\s*")([^"]+)(")').sub(
+            json_value, m.group(2)
+        )
+
+    text = _named(
+        "k8s_yaml",
+        r"^([ \t]*)(data|stringData):([ \t]*\r?\n)((?:\1[ \t]+\S[^\n]*(?:\n|$))+)",
+    ).sub(yaml_block, text)
+    return _named("k8s_json", r'("(?:data|stringData)"\s*:\s*\{)([^{}]*)').sub(json_block, text)
+
+
+def _unescaped(text: str) -> str:
+    """`text` read as the body of a JSON (or YAML double-quoted) string: \\" \\n \\t \\/ \\\\
+    and \\u00XX escapes resolved. Only what changes what a secret looks like is resolved."""
+    if "\\\\" in text:
+        text = text.replace("\\\\", "\ue000")
+    for escaped, plain in (('\\"', '"'), ("\\n", "\n"), ("\\r", "\r"), ("\\t", "\t"), ("\\/", "/")):
+        if escaped in text:
+            text = text.replace(escaped, plain)
+    if "\\u00" in text:
+        out: list[str] = []
+        i = 0
+        while True:
+            j = text.find("\\u00", i)
+            if j == -1:
+                out.append(text[i:])
+                break
+            code = text[j + 4 : j + 6]
+            out.append(text[i:j])
+            if len(code) == 2 and all(c in "0123456789abcdefABCDEF" for c in code):
+                out.append(chr(int(code, 16)))
+                i = j + 6
+            else:
+                out.append("\\u00")
+                i = j + 4
+        text = "".join(out)
+    return text.replace("\ue000", "\\")
+
+
+def _escaped_forms(secret: str) -> list[str]:
+    from wikimem.capture import fastjson
+
+    forms = [
+        secret,
+        fastjson.dumps(secret, ascii=False)[1:-1],
+        fastjson.dumps(secret)[1:-1],
+    ]
+    forms.append(forms[1].replace("/", "\\/"))
+    forms.append(forms[1].replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e"))
+    return sorted(set(forms), key=len, reverse=True)
+
+
+def _redact_escaped(text: str, found: list[str]) -> str:
+    """Secrets hidden by JSON or YAML escaping (a tool's JSON output, a quoted title): found in
+    the unescaped reading of the text, replaced in the text as it is. Each further level of
+    escaping (JSON in a JSON string) is read through in turn."""
+    view = text
+    for level in range(1, _ESCAPE_LEVELS + 1):
+        unescaped = _unescaped(view)
+        if unescaped == view:
+            return text
+        kinds: list[str] = []
+        secrets: list[str] = []
+        view = _apply(unescaped, kinds, secrets)
+        for kind, secret in zip(kinds, secrets, strict=True):
+            mark = f"[REDACTED:{kind}]"
+            forms = {secret}
+            for _ in range(level):
+                forms = {e for f in forms for e in _escaped_forms(f)}
+            hit = False
+            for form in sorted(forms, key=len, reverse=True):
+                if form and form in text:
+                    text = text.replace(form, mark)
+                    hit = True
+            if not hit:  # an escape we do not reproduce: hide every long run of the secret
+                for run in _runs(secret):
+                    text = text.replace(run, mark)
+            found.append(kind)
+    return text
+
+
+def _runs(secret: str) -> list[str]:
+    runs: list[str] = []
+    current: list[str] = []
+    for ch in secret + "\0":
+        if ch.isalnum() or ch in "+/=_-.":
+            current.append(ch)
+            continue
+        if len(current) >= 6:
+            runs.append("".join(current))
+        current = []
+    return runs
+
+
 def redact(text: str) -> tuple[str, list[str]]:
     """(text with secrets replaced, kinds found in order of the rules)."""
     found: list[str] = []
     if len(text) < 8:
         return text, found
-    candidates: tuple[bool, bool, bool] | None = None
-    for i, (kind, triggers, _, group) in enumerate(_RULES):
-        if not any(t in text for t in triggers):
-            continue
-        if kind in _ASSIGNMENT_KINDS:
-            if candidates is None:
-                candidates = _assignments(text)
-            if not candidates[_ASSIGNMENT_KINDS.index(kind)]:
-                continue
-        text = _pattern(i).sub(_replacer(kind, group, found), text)
+    secrets: list[str] = []
+    text = _apply(text, found, secrets)
+    if "\\" in text:
+        text = _redact_escaped(text, found)
     return text, found
+
+
+def redact_keys(text: str) -> tuple[str, list[str]]:
+    """Only private key blocks: one literal search, cheap on text of any size."""
+    found: list[str] = []
+    return _apply(text, found, [], only_keys=True), found
+
+
+def clean(text: str) -> str:
+    return redact(text)[0]
+
+
+def scrub(text: object, limit: int = 300) -> str:
+    """Any value as text safe to echo into a commit message, a report or a log: secrets
+    redacted, control characters and line breaks shown escaped (a model's rejected path can
+    never forge a trailer line), at most `limit` characters."""
+    raw = text if isinstance(text, str) else repr(text)
+    if len(raw) > 4 * limit:
+        raw = raw[: 4 * limit]
+    out = _mask_token_shaped(redact(raw)[0])
+    out = "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in out)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _mask_token_shaped(text: str) -> str:
+    """Runs that look like a key (see `token_shaped`) replaced by `[…]`: a bare hex or base32
+    secret has no prefix the rules could know it by."""
+    out: list[str] = []
+    start = 0
+    run_start = -1
+    for i, ch in enumerate(text + " "):
+        if ch.isascii() and ch.isalnum():
+            if run_start < 0:
+                run_start = i
+            continue
+        if run_start >= 0 and token_shaped(text[run_start:i]):
+            out.append(text[start:run_start])
+            out.append("[…]")
+            start = i
+        run_start = -1
+    out.append(text[start:])
+    return "".join(out)
+
+
+TOKEN_SHAPED = 24
+
+
+def token_shaped(name: str) -> bool:
+    """Whether a name holds a run of 24+ letters and digits, both kinds, with no separator: a
+    key or a signature (a hex digest, a base32 PAT), never a word a person would name a note."""
+    run = letters = digits = 0
+    for ch in name + "-":
+        if "a" <= ch <= "z" or "A" <= ch <= "Z":
+            run += 1
+            letters += 1
+        elif "0" <= ch <= "9":
+            run += 1
+            digits += 1
+        else:
+            if run >= TOKEN_SHAPED and letters and digits:
+                return True
+            run = letters = digits = 0
+    return False
 
 
 def _secret_key(key: str) -> bool:
     """Whether a dict key names a secret, by the same rule as `_NAME` (no regex needed)."""
     if not key or len(key) > 100 or not all(c in _NAME_CHARS for c in key):
         return False
-    upper = key.upper()
+    upper = key.upper().replace("-", "_")
     if upper.endswith("S"):
         upper_singular = upper[:-1]
         return any(upper.endswith(w) or upper_singular.endswith(w) for w in _NAME_ENDINGS)
@@ -266,7 +900,8 @@ def _secret_value(value: str) -> bool:
         len(value) >= 4
         and not value.isdigit()
         and value.lower() not in ("true", "false", "null", "none", "yes", "no")
-        and not value.startswith("[REDACTED:")
+        and value[:1] not in ("$", "%", "<", "*")
+        and "[REDACTED:" not in value
     )
 
 
@@ -275,11 +910,13 @@ def redact_value(value: object) -> tuple[object, list[str]]:
     replaced whole (`{"GITHUB_TOKEN": "..."}` carries no marker the text rules could see)."""
     found: list[str] = []
 
-    def walk(v: object) -> object:
+    def walk(v: object, depth: int) -> object:
         if isinstance(v, str):
             out, kinds = redact(v)
             found.extend(kinds)
             return out
+        if depth > 64:
+            return "[…wikimem: nested too deeply, dropped…]"
         if isinstance(v, dict):
             result: dict[object, object] = {}
             for k, x in v.items():
@@ -292,10 +929,10 @@ def redact_value(value: object) -> tuple[object, list[str]]:
                     found.append("env_secret")
                     result[k] = "[REDACTED:env_secret]"
                     continue
-                result[walk(k) if isinstance(k, str) else k] = walk(x)
+                result[walk(k, depth + 1) if isinstance(k, str) else k] = walk(x, depth + 1)
             return result
         if isinstance(v, list):
-            return [walk(x) for x in v]
+            return [walk(x, depth + 1) for x in v]
         return v
 
-    return walk(value), found
+    return walk(value, 0), found

@@ -14,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem.capture.redact import scrub
 from wikimem.wiki.notes import KINDS, NoteError, validate_path
+from wikimem.wiki.pathecho import echo_path, echo_reason
 
 MAX_BODY_CHARS = 16000
 
@@ -73,8 +75,9 @@ class Rejected:
 
     @property
     def path(self) -> str:
+        """The path the operation named, safe to echo (see `wikimem.capture.redact.scrub`)."""
         if isinstance(self.raw, dict):
-            return str(self.raw.get("path") or self.raw.get("from") or "?")
+            return echo_path(self.raw.get("path") or self.raw.get("from") or "?")
         return "?"
 
 
@@ -153,7 +156,7 @@ def _path(value: Any, name: str = "path") -> str:
     try:
         return validate_path(value.strip())
     except NoteError as exc:
-        raise ValueError(str(exc)) from None
+        raise ValueError(echo_reason(str(exc), value.strip())) from None
 
 
 def parse_operation(raw: Any) -> Operation:
@@ -233,7 +236,7 @@ def parse_operations(data: Any) -> tuple[list[Operation], list[Rejected]]:
         try:
             ops.append(parse_operation(raw))
         except ValueError as exc:
-            rejected.append(Rejected(raw, str(exc)))
+            rejected.append(Rejected(raw, scrub(str(exc))))
     return ops, rejected
 
 

@@ -39,6 +39,7 @@ from typing import Any
 
 from wikimem.capture.events import list_files
 from wikimem.capture.project import bounded, slugify
+from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
 from wikimem.dream import carry as carrying
 from wikimem.dream.base import Backend, BackendError, DreamRequest, Proposal, SessionEvents
@@ -47,7 +48,7 @@ from wikimem.dream.guard import ChunkGuard
 from wikimem.dream.offline import digest_operations
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
-from wikimem.dream.reader import new_events, pending_count
+from wikimem.dream.reader import Damaged, damage_report, new_events, pending_count
 from wikimem.dream.render import render_event
 from wikimem.dream.watermark import (
     TRAILER,
@@ -76,6 +77,7 @@ from wikimem.wiki.notes import (
     project_of,
     render_note,
 )
+from wikimem.wiki.pathecho import echo_path, echo_reason
 
 OFFLINE_CHUNK_EVENTS = 5000
 MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation
@@ -655,7 +657,8 @@ def _run_locked(
         work.consolidate(deferred.project, list(deferred.records), deferred)
     offsets = dict(mark.offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
-    for positioned, reached in _chunks(new_events(home.events_dir, mark), by_chars):
+    damaged: list[Damaged] = []
+    for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
         if work.stopped:
             break  # these events stay behind the watermark for the next dream
         offsets.update(reached)
@@ -675,6 +678,11 @@ def _run_locked(
         _crash_point("dream_after_chunk")
     if index is not None:
         index.close()
+    if not work.stopped:
+        # a damaged last line is skipped for good, not read again by every dream
+        for d in damaged:
+            offsets[d.file] = max(offsets.get(d.file, 0), d.end)
+    result.warnings.extend(damage_report(damaged))
     if (
         work.first_error is not None
         and not work.successes
@@ -687,6 +695,10 @@ def _run_locked(
     dream_id = uuid.uuid4().hex[:16]
     new_mark = Watermark(offsets, stamp, dream_id)
     writes = overlay.writes(tuple(result.sessions))
+    # A model's words are echoed into the commit and the report only scrubbed: on one line,
+    # capped, secrets redacted, a path that looks like data described instead.
+    result.rejected = [(echo_path(p), echo_reason(r, p)) for p, r in result.rejected]
+    result.notes = [scrub(n, 500) for n in result.notes]
     subject = _subject(writes, len(result.sessions))
     body = _body(result.rejected, backend.name, result.events)
     trailers = [
@@ -727,9 +739,9 @@ def _run_locked(
     )
     for r in batch.results:
         if r.status == "blocked" and r.retry:
-            result.parked.append((r.write.path, r.reason))
+            result.parked.append((echo_path(r.write.path), echo_reason(r.reason, r.write.path)))
         elif r.status == "blocked":
-            result.blocked.append((r.write.path, r.reason))
+            result.blocked.append((echo_path(r.write.path), echo_reason(r.reason, r.write.path)))
         elif r.ok:
             {"create": result.created, "update": result.updated, "delete": result.deleted}[
                 r.write.operation
@@ -738,7 +750,10 @@ def _run_locked(
     result.warnings.extend(batch.warnings)
     result.commit = batch.commit
     if dry_run:
-        result.diff = _diff(overlay, [r.write for r in batch.results if r.ok])
+        # what the gate would write (secrets redacted), not what the backend proposed
+        result.diff = _diff(
+            overlay, [replace(r.write, proposed_content=r.content) for r in batch.results if r.ok]
+        )
     else:
         _crash_point("dream_before_watermark")
         save_state(home, new_mark)

@@ -41,6 +41,7 @@ from wikimem.wiki.notes import (
     render_note,
     validate_path,
 )
+from wikimem.wiki.pathecho import echo_reason
 from wikimem.wiki.remember import plan
 
 SOURCE = "mcp"
@@ -307,7 +308,7 @@ class MemoryTools:
         try:
             return validate_path(text)
         except NoteError as exc:
-            raise ToolInputError(str(exc)) from None
+            raise ToolInputError(echo_reason(str(exc), text)) from None
 
     def _require_visible(self, rel: str, place: Place, verb: str) -> None:
         if visible(rel, place.project):

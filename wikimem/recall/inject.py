@@ -8,7 +8,9 @@ Contract:
     already given in this session, within `inject.prompt_chars`; nothing at all when nothing is
     relevant enough.
   - Text is wrapped in `<memory source="wikimem">…</memory>` with a line saying it is remembered
-    context, not instructions; each note is introduced by `### <path> — <title>`. The whole,
+    context, not instructions; each note is introduced by `### <path> — <title>`. Stored text
+    passes through `wikimem.recall.fence` first: it can neither end the block nor pose as a
+    note heading, and a title stays on its heading's line. The whole,
     wrapper included, stays within the budget. What was given is recorded per session in
     `state/sessions/`, so nothing is repeated (a compaction starts the record afresh, because the
     context it was in is gone).
@@ -26,6 +28,7 @@ import os
 import time
 
 from wikimem.capture import fastjson
+from wikimem.recall.fence import data, one_line
 from wikimem.wiki import notemeta
 
 TYPE_CHECKING = False
@@ -65,7 +68,7 @@ def _read(home: Home, rel: str) -> tuple[str, str] | None:
             meta, body = notemeta.read_meta(fh.read())
     except OSError:
         return None
-    return str(meta.get("title") or rel), _strip_markers(body).strip()
+    return one_line(str(meta.get("title") or rel)), data(_strip_markers(body).strip())
 
 
 def _strip_markers(body: str) -> str:
@@ -236,7 +239,7 @@ def session_start(
         if note is None or not note[1]:
             continue
         title, body = note
-        block = _fit(f"### {rel} — {title}", body, room)
+        block = _fit(f"### {one_line(rel)} — {title}", body, room)
         if block is None:
             if room < MIN_USEFUL:
                 break
@@ -430,8 +433,8 @@ def prompt(
 
 def _header(hit: Hit) -> str:
     if hit.kind == "session":
-        return f"### {hit.path}"  # a digest's title only repeats its path's date and id
-    return f"### {hit.path} — {hit.title}"
+        return f"### {one_line(hit.path)}"  # a digest's title only repeats its path's date and id
+    return f"### {one_line(hit.path)} — {one_line(hit.title)}"
 
 
 def window(text: str, terms: Sequence[str], size: int) -> str:
@@ -469,9 +472,9 @@ def _find_all(text: str, needle: str) -> list[int]:
 
 def _passage_lines(hit: Hit) -> str:
     """A passage as injected: its section heading (when it says something) and its text."""
-    body = "\n".join(compact_provenance(ln) for ln in hit.body.split("\n"))
+    body = data("\n".join(compact_provenance(ln) for ln in hit.body.split("\n")))
     if hit.heading and hit.heading not in ("Turns", "Links", "Notes"):
-        return f"({hit.heading})\n{body}"
+        return f"({one_line(hit.heading)})\n{body}"
     return body
 
 

@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from wikimem.capture.redact import clean, scrub
 from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
@@ -31,6 +32,7 @@ from wikimem.wiki.gate import Gate, GateResult, MemoryWrite, content_hash, read_
 from wikimem.wiki.gitstore import CommitInfo, Store
 from wikimem.wiki.indexmd import note_paths, write_index
 from wikimem.wiki.notes import Note, parse_note
+from wikimem.wiki.pathecho import echo_path
 
 JOURNAL = "batch-journal.json"
 BATCH_TRAILER = "Wikimem-Batch"
@@ -224,8 +226,13 @@ class Wiki:
                 lines.append(f"- {r.write.operation} {r.write.path}")
         blocked = [r for r in results if r.status == "blocked"]
         if blocked:
+            # What a writer proposed is echoed on one line, capped, secrets redacted: a rejected
+            # path can neither leak a token into history nor forge a trailer line.
             lines += ["", "Blocked by the write gate:"]
-            lines += [f"- {r.write.operation} {r.write.path}: {r.reason}" for r in blocked]
+            lines += [
+                f"- {r.write.operation} {echo_path(r.write.path)}: {scrub(r.reason)}"
+                for r in blocked
+            ]
         redacted = sorted({k for r in results if r.ok for k in r.redacted})
         sessions = sorted({s for r in results for s in r.write.sessions})
         sources = sorted({r.write.source for r in results})
@@ -238,7 +245,7 @@ class Wiki:
         if redacted:
             lines.append(f"Wikimem-Redacted: {', '.join(redacted)}")
         lines += [f"{k}: {v}" for k, v in trailers]
-        return "\n".join(lines).strip() + "\n"
+        return clean("\n".join(lines).strip()) + "\n"
 
     def commit_hand_edits(self, paths: Sequence[str], subject: str, source: str) -> BatchResult:
         """Commit changes a person already made on disk (an editor, Obsidian), each judged by

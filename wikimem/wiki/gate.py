@@ -35,10 +35,11 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 
-from wikimem.capture.redact import redact
+from wikimem.capture.redact import redact, scrub, token_shaped
 from wikimem.config import Config, GateCommand
 from wikimem.fsutil import atomic_write
-from wikimem.wiki.notes import NoteError, parse_note, validate_path
+from wikimem.wiki.notes import NoteError, parse_note, render_note, validate_path
+from wikimem.wiki.pathecho import echo_path, echo_reason
 
 OPERATIONS = ("create", "update", "delete")
 AUTOMATED_SOURCES = ("dream", "mcp", "import")
@@ -90,6 +91,64 @@ class GateResult:
     @property
     def ok(self) -> bool:
         return self.status == "ok"
+
+
+def redacted_note(path: str, original: str, redacted: str) -> str:
+    """The redacted text of a note, still a valid note: a marker can land where YAML reads it
+    as syntax (`title: [REDACTED:…] rotated` is a list), so such a note is rendered again from
+    its fields, each redacted on its own."""
+    try:
+        parse_note(path, redacted)
+        return redacted
+    except NoteError:
+        pass
+    try:
+        note = parse_note(path, original)
+    except NoteError:
+        return redacted  # not a note to begin with: the parse check reports it
+    import yaml
+
+    extra = []
+    for key, raw in note.extra:
+        if redact(raw)[1]:
+            value = redact_value_of(note.extra_values().get(key))
+            raw = yaml.safe_dump({key: value}, allow_unicode=True, sort_keys=False).rstrip()
+        extra.append((key, raw))
+    return render_note(
+        note.with_changes(
+            title=redact(note.title)[0],
+            tags=tuple(redact(t)[0] for t in note.tags),
+            sources=tuple(redact(t)[0] for t in note.sources),
+            body=redact(note.body)[0],
+            extra=tuple(extra),
+        )
+    )
+
+
+MARKER = "[REDACTED:"
+
+
+def added_markers(before: str | None, after: str) -> tuple[str, ...]:
+    """The kinds of `[REDACTED:<kind>]` markers `after` has more of than `before`."""
+
+    def count(text: str | None) -> dict[str, int]:
+        out: dict[str, int] = {}
+        if not text:
+            return out
+        for part in text.split(MARKER)[1:]:
+            kind = part.split("]", 1)[0]
+            if kind and len(kind) < 40 and "]" in part:
+                out[kind] = out.get(kind, 0) + 1
+        return out
+
+    old, new = count(before), count(after)
+    return tuple(k for k, n in new.items() for _ in range(n - old.get(k, 0)))
+
+
+def redact_value_of(value: object) -> object:
+    from wikimem.capture.redact import redact_value
+
+    return redact_value(value)[0]
 
 
 def content_hash(text: str | None) -> str:
@@ -167,11 +226,25 @@ class Gate:
         """Why nothing could ever be written at `rel` (None when something could)."""
         return self._path_problem(rel, hand_named)
 
+    def _name_problem(self, rel: str) -> str | None:
+        """A path becomes a file name, an index entry, a commit message and a search hit: it
+        cannot be redacted in place, so one holding a secret (or shaped like a key) is refused
+        in either secrets mode. Deleting such a note is allowed: that removes it."""
+        _, kinds = redact(rel)
+        if kinds:
+            return (
+                f"{echo_path(rel)}: the path holds a secret ({', '.join(sorted(set(kinds)))}); "
+                "notes are never named after one"
+            )
+        if token_shaped(rel):
+            return f"{echo_path(rel)}: a path segment looks like a key or a token; refused"
+        return None
+
     def _path_problem(self, rel: str, hand_named: bool = False) -> str | None:
         try:
             validate_path(rel, hand_named=hand_named)
         except NoteError as exc:
-            return str(exc)
+            return echo_reason(str(exc), rel)
         target = os.path.join(self.memory_dir, rel)
         try:
             real = os.path.realpath(target)
@@ -202,11 +275,11 @@ class Gate:
                     content,
                     tuple(kinds),
                 )
-            content = redacted
+            content = redacted_note(write.path, content, redacted)
         try:
             parse_note(write.path, content)
         except NoteError as exc:
-            return str(exc), content, tuple(kinds)
+            return scrub(str(exc)), content, tuple(kinds)
         return None, content, tuple(kinds)
 
     def _protected(self, write: MemoryWrite) -> bool:
@@ -224,6 +297,8 @@ class Gate:
         if write.operation not in OPERATIONS:
             return GateResult(write, "blocked", f"unknown operation {write.operation!r}")
         problem = self._path_problem(write.path, hand_names_allowed(write))
+        if problem is None and write.operation != "delete":
+            problem = self._name_problem(write.path)
         if problem:
             return GateResult(write, "blocked", problem)
         current = read_current(self.memory_dir, write.path)
@@ -249,6 +324,8 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
+            # a writer that redacted before writing (remember, MCP) still reports what it hid
+            kinds += added_markers(current, content)
             if content == current and not on_disk:
                 return GateResult(write, "unchanged", "content is identical", content=content)
         overstep = self._automated_problem(write, current, content)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug, slugify
+from wikimem.capture.redact import redact
 from wikimem.dream import claims, statements
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.errors import WikimemError
@@ -99,7 +100,10 @@ def plan(
 ) -> tuple[list[MemoryWrite], list[str], str]:
     """The writes that fold `text` into the wiki: the note each statement belongs in (or
     `path`), and the claims it supersedes elsewhere in the same scope removed. Returns (writes,
-    replaced statements, the main note's path)."""
+    replaced statements, the main note's path). The text is redacted before anything is made of
+    it (or refused, with `gate.secrets = block`, without echoing it): a claim's subject and
+    wording are rewritten from its words, which could hide a secret from the gate."""
+    text = _without_secrets(wiki, text)
     stamp = now_utc()
     day = stamp[:10]
     bodies: dict[str, Note] = {}
@@ -182,6 +186,16 @@ def remember(
     writes, replaced, main = plan(wiki, text, path=rel, project=project)
     body = "\n".join(f'Replaces: "{r}"' for r in replaced)
     return wiki.commit_writes(writes, f"remember: {main}", body=body)
+
+
+def _without_secrets(wiki: Wiki, text: str) -> str:
+    redacted, kinds = redact(text)
+    if kinds and wiki.config.gate.secrets == "block":
+        raise WikimemError(
+            f"not remembered: the text holds a secret ({', '.join(sorted(set(kinds)))}) "
+            "and gate.secrets = block"
+        )
+    return redacted
 
 
 def forget(wiki: Wiki, path: str) -> BatchResult:
