@@ -442,3 +442,29 @@ def test_demo_result_reads_as_sentences() -> None:
     assert "9 events became 1 notes in commit abc" in text
     assert "18 events (claude 9, cursor 4)" in text
     assert "    - The staging database listens on port 5433." in lines
+
+
+def test_a_failed_edit_keeps_the_draft_inside_the_home_not_in_tmp(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    note = home / "memory" / "general" / "deploys.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("---\ntitle: Deploys\nkind: general\n---\nOn Tuesdays.\n")
+    shared_tmp = tmp_path / "shared-tmp"
+    shared_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(shared_tmp))
+    monkeypatch.setattr("tempfile.tempdir", None)  # re-read TMPDIR
+    monkeypatch.setenv(
+        "EDITOR",
+        fake_editor(
+            tmp_path,
+            "p = pathlib.Path(sys.argv[1]); p.write_text(p.read_text() + 'my words'); sys.exit(3)",
+        ),
+    )
+    code, _, err = cli("edit", "general/deploys")
+    assert code == 1
+    drafts = list((home / "state" / "drafts").glob("*.md"))
+    assert len(drafts) == 1 and "my words" in drafts[0].read_text()
+    assert str(drafts[0]) in err.replace("\n", "")  # the person is told where their text is
+    assert list(shared_tmp.iterdir()) == []
+    assert "my words" not in note.read_text()

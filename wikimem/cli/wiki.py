@@ -127,7 +127,12 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
     base = content_hash(original)
     text = original if original is not None else template_for(rel)
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-    fd, tmp = tempfile.mkstemp(prefix="wikimem-edit-", suffix=".md")
+    # The draft stays in the home's private state/ (never the shared /tmp): it is kept when the
+    # editor fails or the gate refuses, so the person's text is not lost, and it must not leave
+    # the place the person chose for their memory.
+    drafts = os.path.join(wiki.home.state_dir, "drafts")
+    os.makedirs(drafts, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="edit-", suffix=".md", dir=drafts)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     while True:
