@@ -1,10 +1,12 @@
 """Injection latency: `wikimem hook claude` on UserPromptSubmit (and SessionStart) with a
 10,000-note wiki, vs `python -c pass`, same interpreter, same run.
 
-Budget (DESIGN §11): median wall ≤ 2.0× `python -c pass`. The wiki is generated (profile notes,
+Budget (issue 11; DESIGN §11 allows 2.0×): median wall ≤ 1.5× `python -c pass`. The wiki is generated (profile notes,
 20 projects with standing notes, the rest session digests), indexed once as after a commit, and
 each run uses a new session id so nothing is skipped as already given. Prompts mix common words
-with one ticket and one function name, like real prompts; notes name such things too.
+with one ticket and one function name of the project the session is in, like real prompts
+(injection is scoped: another project's tickets would rightly find nothing); notes name such
+things too.
 
     python bench/inject_latency.py [--notes 10000] [--runs 30]
 """
@@ -27,7 +29,8 @@ from _common import machine, median_ms, table
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-BUDGET = 2.0
+PROJECTS = 20
+BUDGET = 1.5  # issue 11: prompt injection on 10,000 notes
 WORDS = [
     "auth",
     "token",
@@ -87,7 +90,7 @@ def generate(memory: Path, notes: int, rng: random.Random) -> None:
         "\n".join(f"- {sentence()}" for _ in range(8)) + "\n",
     )
     count = 1
-    for p in range(20):
+    for p in range(PROJECTS):
         for name in ("overview", "conventions", "commands", "pitfalls"):
             write(
                 f"projects/proj-{p:02d}/{name}.md",
@@ -98,7 +101,7 @@ def generate(memory: Path, notes: int, rng: random.Random) -> None:
             count += 1
     i = 0
     while count < notes:
-        p = i % 20
+        p = i % PROJECTS
         # each digest names a few specific things (tickets, functions), as real ones do
         specific = f"ticket-{i % 3000} handler_{i % 5000}"
         body = "## Turns\n\n" + "\n".join(
@@ -147,6 +150,11 @@ def main() -> int:
             "SessionStart": [],
         }
         injected = {"UserPromptSubmit": 0, "SessionStart": 0}
+
+        def own(modulus: int) -> int:
+            # a ticket or function that proj-07's digests name (digest i is proj-(i % 20))
+            return rng.randrange(modulus // PROJECTS) * PROJECTS + 7
+
         for run in range(args.runs + 3):
             for name in samples:
                 if name.startswith("python"):
@@ -159,7 +167,7 @@ def main() -> int:
                         "transcript_path": "/tmp/t.jsonl",
                         "source": "startup",
                         "prompt": " ".join(rng.choice(WORDS) for _ in range(12))
-                        + f" — see ticket-{rng.randrange(3000)} in handler_{rng.randrange(5000)}?",
+                        + f" — see ticket-{own(3000)} in handler_{own(5000)}?",
                     }
                     argv, stdin = command, json.dumps(payload).encode()
                 t0 = time.perf_counter()

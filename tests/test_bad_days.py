@@ -453,3 +453,33 @@ def test_a_model_may_not_write_into_another_project_or_pin(
     assert not (home / "memory" / "projects" / "other-repo").exists()
     assert "pinned: false" in (home / "memory" / "profile" / "me.md").read_text()
     assert any("`pinned` ignored" in w for w in result.warnings)
+
+
+def test_a_session_that_spans_midnight_keeps_one_digest(home: Path) -> None:
+    # its records sit in two day files, and a dream ran between them
+    write_events(
+        home,
+        record(
+            "late-1",
+            "tmp",
+            "Remember that the nightly job is called sweep-7.",
+            "2026-11-30T23:59:30.000000Z",
+        ),
+        name="2026-11-30.jsonl",
+    )
+    assert wikimem("dream", "--json").returncode == 0
+    write_events(
+        home,
+        record(
+            "late-1",
+            "tmp",
+            "Remember that the sweep job runs at 02:00.",
+            "2026-12-01T00:00:30.000000Z",
+        ),
+        name="2026-12-01.jsonl",
+    )
+    assert wikimem("dream", "--json").returncode == 0
+    digests = list((home / "memory" / "projects" / "tmp" / "sessions").glob("*.md"))
+    assert len(digests) == 1, digests
+    text = digests[0].read_text()
+    assert "sweep-7" in text and "02:00" in text

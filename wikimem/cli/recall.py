@@ -28,10 +28,9 @@ def snippet(body: str, terms: list[str]) -> str:
 def _highlighted(text: str, terms: list[str]) -> Text:
     out = Text(text)
     for term in terms:
-        # FTS5 matched the stem: mark every word that starts like the term
-        out.highlight_regex(
-            re.compile(rf"(?i)\b{re.escape(term[:6] if len(term) > 6 else term)}\w*"), "bold"
-        )
+        # FTS5 matched the stem: mark every word that starts like the term. A str pattern (not
+        # a compiled one): rich before 13.9 is typed for str only.
+        out.highlight_regex(rf"(?i)\b{re.escape(term[:6] if len(term) > 6 else term)}\w*", "bold")
     return out
 
 

@@ -30,6 +30,7 @@ of synced notes, and to check a model's operations.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -379,7 +380,10 @@ def _subject_words(text: str) -> str:
     return head
 
 
+@functools.lru_cache(maxsize=16384)
 def key_of(text: str) -> Key:
+    # cached: a fold compares each new claim with every claim of its note, so the same lines
+    # are keyed again and again (a Key is immutable)
     text = strip_history(text)
     mentions = _category_mentions(text)
     negated = _negated_positions(text)
@@ -557,8 +561,10 @@ _PROV_LEGACY = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=16384)
 def parse_line(line: str) -> Claim | None:
-    """The claim on a bullet line, or None when the line is not a bullet."""
+    """The claim on a bullet line, or None when the line is not a bullet. Cached: a fold reads
+    its whole note again for each claim it adds (a Claim is immutable)."""
     m = _LINE.match(line.rstrip())
     if not m:
         return None
