@@ -9,6 +9,7 @@ from wikimem.dream.claims import (
     Provenance,
     claims_in,
     compact_line,
+    content_terms,
     fold,
     key_of,
     parse_line,
@@ -168,3 +169,15 @@ def test_keys_and_subject_labels() -> None:
     assert subject_label("The metrics collector runs on port 9102.") == "Metrics collector port"
     assert subject_label("Always use 2-space indentation.") == "Indentation"
     assert subject_label("Releases are cut on Fridays by whoever is on call.") == ""
+
+
+def test_a_month_that_names_a_thing_is_part_of_the_subject() -> None:
+    # 40 scripts named alpha … november: "november" is a name here, not a date, so the november
+    # script's log path must not replace the mike script's
+    mike = "The mike script logs to /var/log/dotfiles/mike.log."
+    november = "The november script logs to /var/log/dotfiles/november.log."
+    assert not supersedes(november, mike)
+    assert supersedes("The november script logs to /var/log/nov.log.", november)
+    # a month beside a number or after "since/in/…" is a date and names nothing
+    assert "march" not in content_terms("Since March the backup runs on 14 November.")
+    assert "march" in content_terms("the march job")

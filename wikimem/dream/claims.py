@@ -243,9 +243,16 @@ def _norm_token(token: str) -> str:
 
 _TIME_WORDS = frozenset(
     """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays
-    thursdays fridays saturdays sundays january february march april june july august september
-    october november december yesterday tomorrow week month year weekend morning evening night
-    since until day days hour hours minute minutes""".split()
+    thursdays fridays saturdays sundays yesterday tomorrow week month year weekend morning
+    evening night since until day days hour hours minute minutes""".split()
+)
+# A month is a date only beside a number or after a word that introduces a time ("in March",
+# "14 November", "since June"); elsewhere it is a name ("the november script").
+_MONTHS = frozenset(
+    "january february march april june july august september october november december".split()
+)
+_BEFORE_A_DATE = frozenset(
+    "in on since until till by from last next early late mid before after of end start".split()
 )
 
 
@@ -253,9 +260,11 @@ def content_terms(text: str, numbers: bool = False) -> set[str]:
     """Content words, lower-cased, without stop words or verbs; light stemming. With
     `numbers`, bare numbers count too (in a name: "service number 3")."""
     out = set()
-    for raw in _TOKEN.findall(text.lower()):
-        w = raw.strip("./-:@")
+    tokens = [raw.strip("./-:@") for raw in _TOKEN.findall(text.lower())]
+    for i, w in enumerate(tokens):
         if not w or w in STOPWORDS or w in VERBS or w in _TIME_WORDS:
+            continue
+        if w in _MONTHS and _dated(tokens, i):
             continue
         if w.isdigit():
             if numbers:
@@ -267,6 +276,12 @@ def content_terms(text: str, numbers: bool = False) -> set[str]:
             continue
         out.add(_stem(w))
     return out
+
+
+def _dated(tokens: list[str], i: int) -> bool:
+    before = tokens[i - 1] if i else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else ""
+    return before.isdigit() or after[:1].isdigit() or before in _BEFORE_A_DATE or not before
 
 
 _SUFFIXES = ("ations", "ation", "ating", "ated", "ates", "ions", "ion", "ing", "ed", "es", "s")
