@@ -26,7 +26,10 @@ Messages API that answers each turn as a good model would (bench/memeval/scripte
 the model path (prompt, validation, correction round, gate) is measured with known answers.
 
     python bench/memory_eval.py [--backend offline|model|both] [--json] [--verbose]
-                                [--cases SUBSTRING] [--keep DIR]
+                                [--cases SUBSTRING] [--heldout] [--keep DIR]
+
+`--heldout` runs the held-out cases (bench/memeval/heldout.py) instead: written after the
+heuristics were tuned on the main set, they estimate how much of its score is overfitting.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ sys.path.insert(0, str(BENCH.parent))
 from _common import machine, table  # noqa: E402
 from memeval import scoring  # noqa: E402
 from memeval.cases import Case, Session, build_cases  # noqa: E402
+from memeval.heldout import build_heldout_cases  # noqa: E402
 from memeval.replay import Answer, Replayer, Run, load_run, save_run  # noqa: E402
 from memeval.scripted_model import MessagesServer, ScriptedModel  # noqa: E402
 
@@ -412,11 +416,11 @@ def as_json(out: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def select_cases(pattern: str | None) -> tuple[list[Case], list[str]]:
+def select_cases(pattern: str | None, heldout: bool = False) -> tuple[list[Case], list[str]]:
     from wikimem.harness import CLIENTS as SUPPORTED
 
     cases, skipped = [], []
-    for case in build_cases():
+    for case in build_heldout_cases() if heldout else build_cases():
         if pattern and pattern not in case.id and pattern not in case.category:
             continue
         if case.needs_client and case.needs_client not in SUPPORTED:
@@ -432,6 +436,11 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="machine-readable output only")
     ap.add_argument("--verbose", action="store_true", help="failing cases with what was injected")
     ap.add_argument("--cases", help="only cases whose id or category contains this")
+    ap.add_argument(
+        "--heldout",
+        action="store_true",
+        help="run the held-out cases (bench/memeval/heldout.py) instead of the main ones",
+    )
     ap.add_argument("--keep", help="build the homes under this directory and keep them")
     ap.add_argument(
         "--reuse",
@@ -439,7 +448,7 @@ def main() -> int:
         help="score the homes already under --keep again, without replaying",
     )
     args = ap.parse_args()
-    cases, skipped = select_cases(args.cases)
+    cases, skipped = select_cases(args.cases, args.heldout)
     if not cases:
         print("no case matches", file=sys.stderr)
         return 2
@@ -469,7 +478,8 @@ def main() -> int:
         data = [as_json(o) for o in outputs]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
         return 0
-    print(f"memory evaluation ({machine()})")
+    label = ", held-out cases" if args.heldout else ""
+    print(f"memory evaluation{label} ({machine()})")
     if skipped:
         print(f"skipped (client not supported by this wikimem): {', '.join(skipped)}")
     for out in outputs:
