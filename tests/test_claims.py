@@ -181,3 +181,24 @@ def test_a_month_that_names_a_thing_is_part_of_the_subject() -> None:
     # a month beside a number or after "since/in/…" is a date and names nothing
     assert "march" not in content_terms("Since March the backup runs on 14 November.")
     assert "march" in content_terms("the march job")
+
+
+def test_moving_off_a_thing_replaces_the_claim_that_named_it() -> None:
+    old = "Feature flags are served by Unleash at https://flags.acme.dev/api."
+    new = "We've migrated feature flags off Unleash to LaunchDarkly."
+    assert supersedes(new, old)
+    # moving off something else, or the same thing for another subject, replaces nothing
+    assert not supersedes(new, "The docs site is hosted on Netlify.")
+    assert not supersedes(
+        "We moved the docs site from Netlify to Vercel.", "The API runs on Netlify."
+    )
+
+
+def test_a_retraction_naming_a_hyphenated_topic_finds_its_claim_but_a_host_name_does_not() -> None:
+    body = (
+        "- The dedupe job must run before the aggregates job. (claude, 2026-03-03)\n"
+        "- The staging DB lives on db-stg-2. (claude, 2026-03-03)"
+    )
+    _, removed = retract(body, "dedupe-before-aggregates", "2026-03-05")
+    assert removed == ["The dedupe job must run before the aggregates job."]
+    assert retract(body, "the db-stg-1 host", "2026-03-05")[1] == []

@@ -39,3 +39,13 @@ def test_parse_day() -> None:
     assert parse_day("May 8, 2023") == date(2023, 5, 8)
     assert parse_day("2026-11-30T10:00:00Z") == date(2026, 11, 30)
     assert parse_day("no date") is None
+
+
+def test_since_a_weekday_is_a_date_and_reads_without_on() -> None:
+    said = date(2026, 3, 5)  # a Thursday
+    assert resolve("since Tuesday all traffic goes through lb-2", said) == (
+        "since 2026-03-03 all traffic goes through lb-2"
+    )
+    assert resolve("As of last Friday the cron runs hourly", said) == (
+        "As of 2026-02-27 the cron runs hourly"
+    )

@@ -516,7 +516,29 @@ def supersedes(new: str, old: str) -> bool:
         verbs_a = {w for w in a.words if w in _PREDICATES}
         if verbs_a & {w for w in b.words if w in _PREDICATES}:
             return True  # "the alpha script logs to journald instead of its log file"
+    if _moved_off(new, old):
+        return True  # "we migrated feature flags off Unleash" replaces "flags are served by Unleash"
     return _one_slot_changed(a.words, b.words)
+
+
+_MOVED_OFF = re.compile(
+    r"\b(?:moved|migrated|switched|went|gone|came|ported)\s+(?:[\w-]+\s+){0,3}?(?:off(?: of)?|away from|from)"
+    r"\s+(?P<x>[\w.+#/-]+)|\b(?:replaced|swapped(?: out)?)\s+(?P<y>[\w.+#/-]+)\s+(?:with|for)\b",
+    re.IGNORECASE,
+)
+
+
+def _moved_off(new: str, old: str) -> bool:
+    """Whether `new` says it moved away from something the old claim names, and the two speak
+    of the same thing besides (a content word in common)."""
+    old_words = {w.strip(".").lower() for w in _TOKEN.findall(old)}
+    for m in _MOVED_OFF.finditer(new):
+        thing = (m["x"] or m["y"]).strip(".").lower()
+        if thing in old_words and thing not in STOPWORDS:
+            shared = content_terms(new) & content_terms(old) - {_stem(thing)}
+            if shared:
+                return True
+    return False
 
 
 _REPLACING = re.compile(
@@ -791,7 +813,19 @@ def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
 
 def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     """`body` without the claims that `target` (a retracted statement or its topic) names."""
-    want = content_terms(target)
+    # "the dedupe-before-aggregates thing" names dedupe and aggregates: hyphenated words count
+    # whole and in parts
+    # (only word-like parts: "db-stg-1" must not name everything "db" and "stg")
+    def terms(text: str) -> set[str]:
+        parts = [
+            p
+            for token in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+", text)
+            for p in token.split("-")
+            if len(p) >= 4
+        ]
+        return content_terms(text) | content_terms(" ".join(parts))
+
+    want = terms(target)
     named = " ".join(target.lower().split()).strip(" .")
     if not want and not named:
         return body, []
@@ -802,7 +836,7 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
             removed.append(existing.text)  # the subject itself was named
             del lines[i]
             continue
-        have = content_terms(existing.subject + " " + strip_history(existing.text))
+        have = terms(existing.subject + " " + strip_history(existing.text))
         shared = want & have
         if shared and (len(shared) >= 2 or len(shared) / len(want) >= 0.5):
             removed.append(existing.text)

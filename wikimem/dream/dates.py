@@ -58,6 +58,7 @@ _RELATIVE = re.compile(
     r"(?P<lastnight>last night)|"
     r"(?:(?P<on>on) )?(?P<which>last|next|this (?:past|coming)|this) (?P<wd>" + _WEEKDAY + r")|"
     r"(?P<on2>on) (?P<wd2>" + _WEEKDAY + r")|"
+    r"(?:(?<=since )|(?<=as of )|(?<=until )|(?<=from ))(?P<wd3>" + _WEEKDAY + r")|"
     r"(?P<ago_n>" + _COUNT + r") (?P<ago_unit>days?|weeks?|months?|years?) ago|"
     r"(?P<lastunit>last|next|this) (?P<unit>week|month|year|weekend)|"
     r"(?P<md_month>" + _MONTH + r")[a-z]*\.? (?P<md_day>\d{1,2})(?:st|nd|rd|th)?(?!\d|,? \d{4}|:)|"
@@ -155,8 +156,8 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
             return iso(day)
         if m["lastnight"]:
             return f"on the night of {iso(ref - timedelta(days=1))}"
-        if m["wd"] or m["wd2"]:
-            name = (m["wd"] or m["wd2"]).lower()
+        if m["wd"] or m["wd2"] or m["wd3"]:
+            name = (m["wd"] or m["wd2"] or m["wd3"]).lower()
             weekday = WEEKDAYS.index(name)
             which = (m["which"] or "").lower()
             if (
@@ -204,4 +205,11 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
             )
         return out[0].upper() + out[1:] if m.start() == 0 else out
 
-    return _RELATIVE.sub(at_start, text)
+    # "since last Friday" -> "since 2026-02-27", not "since on 2026-02-27"
+    return _AFTER_A_PREPOSITION.sub(r"\1 ", _RELATIVE.sub(at_start, text))
+
+
+_AFTER_A_PREPOSITION = re.compile(
+    r"\b(since|as of|until|till|from|before|after|by) (?:on|in) (?=(?:the week of )?\d{4}-)",
+    re.IGNORECASE,
+)

@@ -38,7 +38,13 @@ from wikimem.dream import dates
 
 MAX_STATEMENT = 300
 
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'`(~/])|\n+")
+# People typing to an agent often start sentences in lower case ("… now. the migrate job …"):
+# a full stop and a space end a sentence before any letter, unless the stop ends a short
+# abbreviation ("e.g.", "i.e.", "etc.", "vs.", "approx.", "no.").
+_SENTENCE_SPLIT = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bapprox\.)"
+    r"(?<!\bno\.)(?<!\bca\.)\s+(?=[A-Za-z0-9\"'`(~/])|\n+"
+)
 _CLAUSE_REQUEST = re.compile(
     r"(?:,|;|\s[-–—])\s*(?:so\s+)?(?:and\s+)?(?:please|can you|could you|would you|pls|let'?s|"
     r"now (?:please )?(?:fix|update|change)|go ahead and|then (?:fix|update))\b.*$",
@@ -73,11 +79,21 @@ _RETRACT_LEAD = re.compile(
     re.IGNORECASE,
 )
 _RETRACT_TARGET = re.compile(
-    r"^(?:please\s+)?(?:forget (?:about |that |what I said about )|(?:ignore|scratch|disregard) "
-    r"what I said about )(?P<target>[^,;]+)(?:[,;]\s*(?P<rest>.+))?$|"
-    r"^(?P<target2>.+?) (?:is|are) no longer (?:true|the case|valid|relevant)$",
+    r"^(?:please\s+)?(?:(?:forget|scratch|ignore|disregard) (?:that |this |what (?:I|we) (?:just )?said "
+    r"|what you (?:know|remember|have) )?about |forget that )(?P<target>[^,;:]+)(?:[,;:]\s*(?P<rest>.+))?$|"
+    r"^(?P<target2>.+?) (?:is|are) no longer (?:true|the case|valid|relevant)$|"
+    r"^(?:(?:it )?turns out |actually,? )?(?:the |that |my )?(?P<target3>[^,;:]+?)(?: thing| bit| part| note)? "
+    r"(?:was|is) (?:wrong|incorrect|a mistake|not true|outdated|out of date)(?:[,;:]\s*(?P<rest3>.+))?$",
     re.IGNORECASE,
 )
+# What a correction says before its new value: "I misremembered: it's X" is "<target> is X".
+_CORRECTION_LEAD = re.compile(
+    r"^(?:(?:sorry|my bad|oops)[,:!.]?\s*)?(?:I (?:misremembered|mixed (?:it|them) up|got (?:it|that) wrong)"
+    r"[,:;.!]?\s*)?",
+    re.IGNORECASE,
+)
+_IT_IS = re.compile(r"^(?:it'?s|it is|they'?re|they are)\s+", re.IGNORECASE)
+
 _QUESTION_START = re.compile(
     r"^(?:what|why|how|when|where|which|who|whom|whose|is|are|was|were|do|does|did|can|could|"
     r"would|should|will|shall|may|might|have|has|had|any idea|any chance)\b",
@@ -106,7 +122,9 @@ _TRANSIENT_PERSON = re.compile(
     r"i'?m trying|i am trying|i'?m working on|i'?m going to|i am going to|i'?ll|i will|i just|"
     r"i was|i'?m stuck|i am stuck|i'?m not sure|i am not sure|i'?m confused|i'?m lost|"
     r"let me|can'?t figure|no idea|i think|i guess|i believe|i wonder|not sure|"
-    r"thanks|thank you|great job|nice work|awesome|ugh|argh|weird|strange)\b",
+    r"thanks|thank you|great job|nice work|awesome|ugh|argh|weird|strange|"
+    r"i'?m in a (?:rush|hurry)|i am in a (?:rush|hurry)|i keep getting|i keep seeing|"
+    r"(?:have|has)n'?t (?:\w+ )?(?:settled|decided|figured|chosen|picked))\b",
     re.IGNORECASE,
 )
 _TRANSIENT_STATE = re.compile(
@@ -147,7 +165,8 @@ _ABOUT_ME = re.compile(
 _HABIT = re.compile(
     r"^i(?:'ve| have)? (?:always |never |usually |often |only |mostly |generally |normally |now )?"
     r"(?:use|prefer|like|love|review|write|work|format|code|run|keep|take|type|block|read|"
-    r"commit|push|merge|test|deploy|name|avoid|want|switched|dropped|moved to|do)\b",
+    r"commit|push|merge|test|deploy|name|avoid|want|switched|dropped|moved to|do|given up on|"
+    r"stopped using|quit using)\b",
     re.IGNORECASE,
 )
 _PERSONAL = re.compile(
@@ -214,7 +233,8 @@ _CATEGORY_WORDS = re.compile(
     r"\b(?:npm|pnpm|yarn|bun|pip|poetry|uv|pdm|pytest|jest|vitest|mocha|black|prettier|ruff|"
     r"mypy|pyright|tabs|spaces|[24]-space|single quotes|double quotes|default exports?|"
     r"named exports?|postgres|mysql|sqlite|docker|podman|neovim|vim|emacs|vs ?code|bash|zsh|"
-    r"fish|squash|rebase)\b",
+    r"fish|squash|rebase|snake_case|snake case|camelCase|camel case|kebab-case|kebab case|"
+    r"PascalCase|pascal case|conventional commits)\b",
     re.IGNORECASE,
 )
 _HERE = re.compile(
@@ -416,8 +436,12 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
         return Statement("retraction", sentence, scope, target=rest), rest
     m = _RETRACT_TARGET.match(bare)
     if m:
-        target = (m["target"] or m["target2"] or "").strip()
-        rest = (m["rest"] or "").strip() if m["target"] else ""
+        target = (m["target"] or m["target2"] or m["target3"] or "").strip()
+        rest = (m["rest"] or m["rest3"] or "").strip()
+        rest = _CORRECTION_LEAD.sub("", rest)
+        if target and _IT_IS.match(rest):
+            # "scratch that about the webhook var: it's X" says "the webhook var is X"
+            rest = f"{target[0].upper()}{target[1:]} is {_IT_IS.sub('', rest)}"
         if target:
             return Statement("retraction", sentence, scope, target=target), rest
     return None, ""
