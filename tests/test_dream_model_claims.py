@@ -230,3 +230,25 @@ def test_an_upsert_with_two_current_claims_on_one_subject_is_refused(home: Path,
         "two current claims on one subject"
         in dict(result.rejected)["projects/acme-api/conventions.md"]
     )
+
+
+def test_a_claim_is_dated_when_it_was_said_not_when_the_dream_ran(home: Path, repo: str) -> None:
+    replay(repo, SID, "by the way, the metrics collector runs on port 9102 here")
+    # the session happened on 2 March; the dream runs today
+    for events in (home / "events").glob("*.jsonl"):
+        lines = [json.loads(line) for line in events.read_text().splitlines()]
+        for record in lines:
+            record["ts"] = "2026-03-02" + record["ts"][10:]
+        events.write_text("".join(json.dumps(r) + "\n" for r in lines))
+    backend = FakeBackend(
+        [
+            {
+                "operations": [
+                    claim("The metrics collector runs on port 9102.", "Metrics collector port")
+                ]
+            }
+        ]
+    )
+    run_dream(Home(str(home)), backend)
+    ((_, current),) = claims_in(facts(home).split("---\n", 2)[2])
+    assert current.provenance is not None and current.provenance.date == "2026-03-02"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from wikimem.dream import claims, digest
 from wikimem.dream.base import Prompt, SessionEvents
+from wikimem.dream.dates import parse_day
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.placement import Placement, scope_paths
 from wikimem.wiki.notes import default_kind, new_note
@@ -53,12 +54,19 @@ class ChunkGuard:
     # Notes this chunk's operations already wrote: the model knows what it put there.
     touched: set[str] = field(default_factory=set)
 
+    # source -> the day the session last spoke in this chunk: a claim is dated when it was
+    # said, not when the dream ran (a batch dream may run days later)
+    said_on: dict[str, str] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         for s in self.sessions:
             found = digest.find_digest(
                 self.under(f"projects/{s.project}/sessions/"), s.project, s.session
             )
             day = str(s.events[0].get("ts", ""))[:10] if s.events else ""
+            last = str(s.events[-1].get("ts", ""))[:10] if s.events else ""
+            if parse_day(last) is not None:
+                self.said_on[s.source] = last
             self.digests[s.source] = found or digest.digest_path(
                 s.project, day or "0000-00-00", s.session
             )
@@ -113,19 +121,18 @@ class ChunkGuard:
             key = source.strip().lower()
             for known, path in self.digests.items():
                 if key == known or (len(key) >= 4 and known.startswith(key)):
-                    return claims.Provenance(known.split(":", 1)[0], today, path[:-3])
+                    day = self.said_on.get(known, today)
+                    return claims.Provenance(known.split(":", 1)[0], day, path[:-3])
         if len(self.sessions) == 1:
             only = self.sessions[0]
-            return claims.Provenance(only.client, today, self.digests[only.source][:-3])
+            day = self.said_on.get(only.source, today)
+            return claims.Provenance(only.client, day, self.digests[only.source][:-3])
         return claims.Provenance("dream", today)
 
     def apply_claim(self, overlay: OverlayLike, op: ClaimOp, stamp: str) -> None:
-        today = stamp[:10]
-        claim = claims.Claim(
-            op.text,
-            op.subject or claims.subject_label(op.text),
-            self.provenance(op.sources, today),
-        )
+        provenance = self.provenance(op.sources, stamp[:10])
+        today = provenance.date or stamp[:10]
+        claim = claims.Claim(op.text, op.subject or claims.subject_label(op.text), provenance)
         kind = default_kind(op.path)
         place = Placement(op.path, op.title, kind)
         project = self.project if op.path.startswith("projects/") else None
