@@ -539,3 +539,27 @@ def test_digests_answer_when_no_living_note_does(home: Path, project: str) -> No
     )
     assert "ops/grafana" in text
     assert "make release" not in text  # a weak match is not given just because it fits
+
+
+@pytest.mark.parametrize("budget", [700, 1200, 2000, 3000])
+def test_a_prompt_that_matches_always_gets_something_within_its_budget(
+    home: Path, budget: int
+) -> None:
+    # Claims carry long provenance links that injection compacts, so a passage costs less than
+    # its stored length; the cut of the last passage that did not fit once overshot the budget,
+    # and the whole injection was then dropped (a 40-claim note answered nothing).
+    names = [f"tool{i:02d}" for i in range(40)]
+    body = "".join(
+        f"- **{n} script**: The {n} script logs to /var/log/dot/{n}.log and reads its settings"
+        f" from ~/.config/{n}/config.toml. ([[projects/acme-api/sessions/2026-03-02-proj-"
+        f"session-18-1a98fa|claude 2026-03-02]])\n"
+        for n in names
+    )
+    seed(home, {"projects/acme-api/scripts.md": ("Scripts", "project", body)})
+    h = Home(str(home))
+    index = open_index(h.state_dir, h.memory_dir)
+    index.refresh(full=True)
+    for n in ("tool39", "tool20", "tool00"):
+        text = inject_prompt(h, index, "acme-api", None, f"where does the {n} script log?", budget)
+        assert text is not None and len(text) <= budget
+        assert f"/var/log/dot/{n}.log" in text

@@ -517,7 +517,7 @@ def supersedes(new: str, old: str) -> bool:
         if verbs_a & {w for w in b.words if w in _PREDICATES}:
             return True  # "the alpha script logs to journald instead of its log file"
     if _moved_off(new, old):
-        return True  # "we migrated feature flags off Unleash" replaces "flags are served by Unleash"
+        return True  # "we migrated flags off Unleash" replaces "flags are served by Unleash"
     return _one_slot_changed(a.words, b.words)
 
 
@@ -813,6 +813,7 @@ def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
 
 def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     """`body` without the claims that `target` (a retracted statement or its topic) names."""
+
     # "the dedupe-before-aggregates thing" names dedupe and aggregates: hyphenated words count
     # whole and in parts
     # (only word-like parts: "db-stg-1" must not name everything "db" and "stg")

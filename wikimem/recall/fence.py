@@ -39,12 +39,22 @@ def data(text: str) -> str:
         text = _escape_tags(text)
     if ".md" in text and "#" in text:
         text = _escape_headings(text)
-    return text
+    return _escape_trailing_lt(text)
 
 
 def one_line(text: str) -> str:
     text = " ".join(text.translate(_DROP).split())
-    return _escape_tags(text) if "memory" in text.lower() else text
+    text = _escape_tags(text) if "memory" in text.lower() else text
+    return _escape_trailing_lt(text)
+
+
+def _escape_trailing_lt(text: str) -> str:
+    """A `<` at the very end could open a tag with whatever is put after it (a title "<" over a
+    body "memory", two passages joined): it is escaped too."""
+    end = len(text.rstrip(_TAG_GAP))
+    if end and text[end - 1] in _LESS_THAN:
+        return text[: end - 1] + ESCAPED_LT + text[end:]
+    return text
 
 
 def _escape_tags(text: str) -> str:

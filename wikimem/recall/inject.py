@@ -282,11 +282,21 @@ def choose_passages(
         header = 0 if hit.path in groups else len(_header(hit)) + 2
         cost = header + len(_passage_lines(hit)) + 1
         if used + cost > room:
-            space = room - used - header - (cost - header - len(hit.body)) - 2
-            if space < MIN_EXCERPT:
+            # Cut to the window around the prompt's words. What a passage costs is not its
+            # length (provenance is compacted, a heading added), so measure each cut and cut
+            # again by the excess; a passage that still does not fit is left out.
+            space = room - used - header - 2
+            whole = hit
+            for _ in range(4):
+                if space < MIN_EXCERPT:
+                    break
+                hit = whole.excerpt(window(whole.body, terms, space))
+                cost = header + len(_passage_lines(hit)) + 1
+                if used + cost <= room:
+                    break
+                space -= used + cost - room
+            if used + cost > room or space < MIN_EXCERPT:
                 continue
-            hit = hit.excerpt(window(hit.body, terms, space))
-            cost = header + len(_passage_lines(hit)) + 1
         groups.setdefault(hit.path, []).append(hit)
         if hit.path not in order:
             order.append(hit.path)
@@ -446,12 +456,22 @@ def window(text: str, terms: Sequence[str], size: int) -> str:
     positions = sorted(
         (i, t) for t in terms for i in _find_all(lowered, t[:6] if len(t) > 6 else t)
     )
-    best_start, best_score = 0, -1
+    # A rare word (the name asked about) counts more than one found everywhere in the passage,
+    # and a word counts only when it ends well inside the window (the cut at a word boundary
+    # must not take it away).
+    counts: dict[str, int] = {}
+    for _, t in positions:
+        counts[t] = counts.get(t, 0) + 1
+    best_start, best_score = 0, -1.0
     for i, _ in positions or [(0, "")]:
-        start = max(0, min(i - size // 4, len(text) - size))
-        score = len({t for j, t in positions if start <= j < start + size - 2})
-        if score > best_score:
-            best_start, best_score = start, score
+        # from a little before the match, or from the start of its line (a claim read whole)
+        for start in (i - size // 4, text.rfind("\n", 0, i) + 1):
+            start = max(0, min(start, len(text) - size))
+            score = sum(
+                1 / counts[t] for j, t in positions if start <= j and j + len(t) < start + size - 12
+            )
+            if score > best_score:
+                best_start, best_score = start, score
     start = best_start
     end = start + size - 2
     if start > 0:
