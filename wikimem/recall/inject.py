@@ -463,7 +463,10 @@ def window(text: str, terms: Sequence[str], size: int) -> str:
     for _, t in positions:
         counts[t] = counts.get(t, 0) + 1
     best_start, best_score = 0, -1.0
-    for i, _ in positions or [(0, "")]:
+    # windows start around the rarest word's places only: bounded work on the hook path
+    rarest = min(counts.values(), default=0)
+    anchors = [i for i, t in positions if counts[t] == rarest] or [0]
+    for i in anchors:
         # from a little before the match, or from the start of its line (a claim read whole)
         for start in (i - size // 4, text.rfind("\n", 0, i) + 1):
             start = max(0, min(start, len(text) - size))
