@@ -563,3 +563,21 @@ def test_a_prompt_that_matches_always_gets_something_within_its_budget(
         text = inject_prompt(h, index, "acme-api", None, f"where does the {n} script log?", budget)
         assert text is not None and len(text) <= budget
         assert f"/var/log/dot/{n}.log" in text
+
+
+def test_cached_word_counts_follow_the_notes(home: Path) -> None:
+    # how many passages hold a word decides whether a prompt's word is worth ranking on; the
+    # counts are cached for the prompt hook and must not outlive a change to the notes
+    seed(home, {"general/a.md": ("A", "general", "The zebra crossing is on Main Street.\n")})
+    h = Home(str(home))
+    index = open_index(h.state_dir, h.memory_dir)
+    index.refresh(full=True)
+    index.search("zebra crossing")
+    assert index._document_frequencies(("zebra",)) == {"zebra": 1}
+    seed(
+        home,
+        {f"general/z{i}.md": (f"Z{i}", "general", f"Zebra number {i}.\n") for i in range(5)},
+    )
+    index.refresh()
+    assert index._document_frequencies(("zebra",)) == {"zebra": 6}
+    assert index._document_frequencies(("okapi",)) == {"okapi": 0}

@@ -119,7 +119,8 @@ class Index:
     def _create_tables(db: sqlite3.Connection) -> None:
         for statement in """
             DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS passages;
-            DROP TABLE IF EXISTS meta;
+            DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS df;
+            CREATE TABLE df (term TEXT PRIMARY KEY, doc INTEGER);
             CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
             CREATE TABLE notes (
                 id INTEGER PRIMARY KEY, path TEXT UNIQUE, mtime_ns INTEGER, size INTEGER,
@@ -177,6 +178,8 @@ class Index:
                 except (ValueError, TypeError, UnicodeError):
                     self._drop(rel)  # one odd note must not take search down for all the others
             self.db.execute("DELETE FROM meta WHERE key = 'passages'")
+            self.db.execute("CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER)")
+            self.db.execute("DELETE FROM df")  # document frequencies change with the passages
             if complete:
                 self.db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?)", changed.items())
                 self.db.executemany("DELETE FROM dirs WHERE path = ?", [(d,) for d in vanished])
@@ -357,12 +360,7 @@ class Index:
             stems.setdefault(str(term), int(row))
         if not stems:
             return []
-        marks = ",".join("?" * len(stems))
-        df = dict(
-            db.execute(
-                f"SELECT term, doc FROM temp.vocab WHERE term IN ({marks})", tuple(stems)
-            ).fetchall()
-        )
+        df = self._document_frequencies(tuple(stems))
         total = self.passage_count()
         common = max(MIN_COMMON_ROWS, int(COMMON * total))
         ranked = sorted((n, stems[t]) for t, n in df.items() if 0 < n <= common)
@@ -374,6 +372,49 @@ class Index:
             kept.append(words[word_index])
             rows += n
         return kept
+
+    def _document_frequencies(self, terms: tuple[str, ...]) -> dict[str, int]:
+        """How many passages hold each term. FTS5's vocabulary computes it by reading the term's
+        whole posting list, ~1 ms per common word on a large wiki, so answers are kept in a
+        small `df` table that every write to the index empties. Filling it takes the write lock
+        only if it is free at once; otherwise the numbers are computed and not kept."""
+        db = self.db
+        marks = ",".join("?" * len(terms))
+        try:
+            known = {
+                str(t): int(n)
+                for t, n in db.execute(f"SELECT term, doc FROM df WHERE term IN ({marks})", terms)
+            }
+        except sqlite3.OperationalError:  # an index made before the cache existed
+            known = {}
+        missing = tuple(t for t in terms if t not in known)
+        if not missing:
+            return known
+        db.execute("PRAGMA busy_timeout = 0")
+        try:
+            db.execute("BEGIN IMMEDIATE")  # no writer can change the index while we count
+        except sqlite3.OperationalError:
+            return {**known, **self._count_terms(missing)}
+        try:
+            counted = self._count_terms(missing)
+            db.execute("CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER)")
+            db.executemany(
+                "INSERT OR REPLACE INTO df VALUES (?, ?)",
+                list(counted.items()),
+            )
+            db.execute("COMMIT")
+        except sqlite3.OperationalError:
+            self._rollback()
+            counted = self._count_terms(missing)
+        return {**known, **counted}
+
+    def _count_terms(self, terms: tuple[str, ...]) -> dict[str, int]:
+        marks = ",".join("?" * len(terms))
+        rows = self.db.execute(
+            f"SELECT term, doc FROM temp.vocab WHERE term IN ({marks})", terms
+        ).fetchall()
+        found = {str(t): int(n) for t, n in rows}
+        return {t: found.get(t, 0) for t in terms}
 
     def passage_count(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key = 'passages'").fetchone()

@@ -23,7 +23,6 @@ Hook-path module: standard library only; it reads notes and the index, never wri
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 
@@ -142,7 +141,12 @@ def _fit(header: str, body: str, room: int) -> str | None:
 
 
 def _record_path(home: Home, session: str) -> str:
-    digest = hashlib.sha1(session.encode("utf-8", "replace")).hexdigest()[:20]
+    # CPython's built-in SHA-1: `hashlib` costs ~4 ms to import (OpenSSL) on every prompt hook
+    try:
+        from _sha1 import sha1  # type: ignore[import-not-found]
+    except ImportError:  # another interpreter
+        from hashlib import sha1
+    digest = sha1(session.encode("utf-8", "replace")).hexdigest()[:20]
     return home.state("sessions", f"{digest}.json")
 
 
