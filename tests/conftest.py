@@ -19,6 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# CI must be reproducible: a red run has to mean the change broke something, not that the
+# fuzzers met a new example that day. `.ci/run` sets WIKIMEM_HYPOTHESIS=ci (a fixed seed per
+# test); anywhere else every run explores new examples, and what they find becomes a test.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("WIKIMEM_HYPOTHESIS", "default"))
 
 # The terminal the tests happen to run in must not shape the CLI's output: rich reads these when
 # the CLI's consoles are created (at import, before any fixture runs), so they go first; tests

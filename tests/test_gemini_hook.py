@@ -283,6 +283,16 @@ def test_events_without_a_timestamp_are_always_recorded(isolated_home: Path) -> 
     assert len(records(isolated_home)) == 2
 
 
+def test_a_timestamp_that_is_not_a_time_never_makes_an_event_a_repeat(isolated_home: Path) -> None:
+    # found by the long hostile-input fuzzer: a constant non-time stamp made every later event
+    # with the same session and name pass for a second delivery, dropped without a word
+    for stamp in ("x" * 127, "not-a-time-at-all", "9999999999999"):
+        payload = {**fixture("AfterAgent"), "timestamp": stamp}
+        hook(payload)
+        hook({**payload, "prompt_response": "a different answer"})
+    assert len(records(isolated_home)) == 6
+
+
 def test_a_hostile_timestamp_stays_inside_state(isolated_home: Path) -> None:
     payload = {**fixture("Notification"), "timestamp": "../../../../tmp/x/../evil-2026"}
     hook(payload)
@@ -420,4 +430,11 @@ def test_an_unusable_marker_folder_still_records(isolated_home: Path) -> None:
     (isolated_home / "state").mkdir(parents=True)
     (isolated_home / "state" / "gemini-seen").write_text("a file where a folder should be")
     hook(fixture("AfterAgent"))
+    assert [r["event"] for r in records(isolated_home)] == ["Stop"]
+
+
+def test_a_transcript_path_with_a_nul_still_records_the_answer(isolated_home: Path) -> None:
+    # found by the long hostile-input fuzzer: os.open raised ValueError, not OSError, and the
+    # event was lost with it
+    hook({**fixture("AfterAgent"), "transcript_path": "\x00"})
     assert [r["event"] for r in records(isolated_home)] == ["Stop"]

@@ -229,7 +229,7 @@ def _last_turn_texts(path: str) -> list[str]:
 
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL in a path the payload gave
         return []
     try:
         info = os.fstat(fd)
@@ -283,14 +283,29 @@ def _is_prompt(content: object) -> bool:
 # -- one event, one record -----------------------------------------------------------------------
 
 
+def _iso_hour(stamp: str) -> bool:
+    """Whether `stamp` starts like `2026-11-29T18` (no regular expressions on the hook path)."""
+    head = stamp[:13]
+    digits = head[0:4] + head[5:7] + head[8:10] + head[11:13]
+    return (
+        len(head) == 13
+        and digits.isascii()
+        and digits.isdigit()
+        and head[4] == head[7] == "-"
+        and head[10] in "T "
+    )
+
+
 def first_delivery(state_dir: str, payload: dict[str, Any], now: float) -> bool:
     """True for the first delivery of this event to this home, False for a repeat.
 
     Every hook Gemini runs for one event gets the same payload (one `timestamp`, taken when the
     event fired); a marker file created with O_EXCL under `state/gemini-seen/<hour>/` decides
-    which delivery records and injects. A payload without a timestamp is always first."""
+    which delivery records and injects. A payload without a timestamp, or with one that is not
+    Gemini's ISO time, is always first: the stamp is what tells two events apart, so a constant
+    one (a hostile or broken client's) must not make later events pass for repeats."""
     stamp = payload.get("timestamp")
-    if not isinstance(stamp, str) or len(stamp) < 13:
+    if not isinstance(stamp, str) or not _iso_hour(stamp):
         return True
     key = "\0".join(
         (
