@@ -161,3 +161,33 @@ def test_naming_conventions_and_given_up_habits_are_rules() -> None:
         kinds("I've given up on conventional commits, the prefixes were noise")[0][0]
         == "preference"
     )
+
+
+def test_a_complaint_about_something_is_not_a_retraction() -> None:
+    # (an adversarial review: "X is wrong" alone deleted every claim that mentioned X)
+    for said in (
+        "The test is wrong, fix it please.",
+        "The staging cert is outdated, please renew it.",
+        "The README is outdated.",
+        "Our deploy doc is out of date; can you update it?",
+    ):
+        assert [s for s in extract(said, SAID_ON) if s.kind == "retraction"] == [], said
+    # the person's own earlier words, said to be wrong, are
+    got = extract("what I said about the proxy was wrong: it is squid-2", SAID_ON)
+    assert got[0].kind == "retraction" and got[0].target == "the proxy"
+    assert [s.text for s in got[1:]] == ["The proxy is squid-2."]
+
+
+def test_abbreviations_do_not_end_a_sentence_in_any_case() -> None:
+    assert sentences("The backup cron runs at 9 a.m. on weekdays.") == [
+        "The backup cron runs at 9 a.m. on weekdays."
+    ]
+    assert sentences("Deploys happen via Dr. Who's script.") == [
+        "Deploys happen via Dr. Who's script."
+    ]
+    assert sentences("E.g. we use pnpm. then run it") == ["E.g. we use pnpm.", "then run it"]
+    assert sentences("see item no. 5 for it") == ["see item no. 5 for it"]
+    assert sentences("The answer is no. the db port is 5433.") == [
+        "The answer is no.",
+        "the db port is 5433.",
+    ]

@@ -522,21 +522,23 @@ def supersedes(new: str, old: str) -> bool:
 
 
 _MOVED_OFF = re.compile(
-    r"\b(?:moved|migrated|switched|went|gone|came|ported)\s+(?:[\w-]+\s+){0,3}?(?:off(?: of)?|away from|from)"
+    r"\b(?:moved|migrated|switched|ported)\s+(?:[\w-]+\s+){0,3}?(?:off(?: of)?|away from|from)"
     r"\s+(?P<x>[\w.+#/-]+)|\b(?:replaced|swapped(?: out)?)\s+(?P<y>[\w.+#/-]+)\s+(?:with|for)\b",
     re.IGNORECASE,
 )
 
 
 def _moved_off(new: str, old: str) -> bool:
-    """Whether `new` says it moved away from something the old claim names, and the two speak
-    of the same thing besides (a content word in common)."""
+    """Whether `new` says it moved away from something the old claim names, and it speaks of
+    what the old claim is about: every word of the old claim's subject ("feature flags" in
+    "Feature flags are served by Unleash") is in the new one. One shared generic word ("site",
+    "team") is not enough: the docs site moving off Netlify says nothing of the marketing site."""
     old_words = {w.strip(".").lower() for w in _TOKEN.findall(old)}
     for m in _MOVED_OFF.finditer(new):
         thing = (m["x"] or m["y"]).strip(".").lower()
         if thing in old_words and thing not in STOPWORDS:
-            shared = content_terms(new) & content_terms(old) - {_stem(thing)}
-            if shared:
+            subject = key_of(old).entity - {_stem(thing)}
+            if subject and subject <= content_terms(new):
                 return True
     return False
 
@@ -820,7 +822,7 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     def terms(text: str) -> set[str]:
         parts = [
             p
-            for token in re.findall(r"[A-Za-z]+(?:-[A-Za-z]+)+", text)
+            for token in re.findall(r"(?<![A-Za-z])[A-Za-z]+(?:-[A-Za-z]+)+", text)
             for p in token.split("-")
             if len(p) >= 4
         ]

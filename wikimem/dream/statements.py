@@ -40,10 +40,15 @@ MAX_STATEMENT = 300
 
 # People typing to an agent often start sentences in lower case ("… now. the migrate job …"):
 # a full stop and a space end a sentence before any letter, unless the stop ends a short
-# abbreviation ("e.g.", "i.e.", "etc.", "vs.", "approx.", "no.").
+# abbreviation ("e.g.", "i.e.", "etc.", "vs.", "a.m.", "Dr.", "no. 5").
 _SENTENCE_SPLIT = re.compile(
-    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!\bapprox\.)"
-    r"(?<!\bno\.)(?<!\bca\.)\s+(?=[A-Za-z0-9\"'`(~/])|\n+"
+    r"(?<=[.!?])"
+    r"(?<!(?i:\be\.g\.))(?<!(?i:\bi\.e\.))(?<!(?i:\betc\.))(?<!(?i:\bvs\.))(?<!(?i:\bcf\.))"
+    r"(?<!(?i:\bapprox\.))(?<!(?i:\bca\.))(?<!(?i:\ba\.m\.))(?<!(?i:\bp\.m\.))(?<!(?i:\bdr\.))"
+    r"(?<!(?i:\bmr\.))(?<!(?i:\bmrs\.))(?<!(?i:\bms\.))(?<!(?i:\bst\.))(?<!(?i:\bincl\.))"
+    r"(?<!(?i:\besp\.))(?<!(?i:\bfig\.))(?<!(?i:\bal\.))"
+    r"(?:(?<!(?i:\bno\.))|(?=\s+[A-Za-z]))"  # "no. 5" is a number; "no. the db …" ends a sentence
+    r"\s+(?=[A-Za-z0-9\"'`(~/])|\n+"
 )
 _CLAUSE_REQUEST = re.compile(
     r"(?:,|;|\s[-–—])\s*(?:so\s+)?(?:and\s+)?(?:please|can you|could you|would you|pls|let'?s|"
@@ -82,8 +87,15 @@ _RETRACT_TARGET = re.compile(
     r"^(?:please\s+)?(?:(?:forget|scratch|ignore|disregard) (?:that |this |what (?:I|we) (?:just )?said "
     r"|what you (?:know|remember|have) )?about |forget that )(?P<target>[^,;:]+)(?:[,;:]\s*(?P<rest>.+))?$|"
     r"^(?P<target2>.+?) (?:is|are) no longer (?:true|the case|valid|relevant)$|"
-    r"^(?:(?:it )?turns out |actually,? )?(?:the |that |my )?(?P<target3>[^,;:]+?)(?: thing| bit| part| note)? "
-    r"(?:was|is) (?:wrong|incorrect|a mistake|not true|outdated|out of date)(?:[,;:]\s*(?P<rest3>.+))?$",
+    # "X is wrong" alone is a complaint ("the test is wrong, fix it"); it retracts only when it
+    # says the person's own earlier words were wrong: "turns out …", "what I said about …",
+    # "the … thing/bit/part"
+    r"^(?:(?:it )?turns out,? |actually,? )(?:the |that |my )?(?P<target3>[^,;:]+?)(?: thing| bit| part| note)? "
+    r"(?:was|is) (?:wrong|incorrect|a mistake|not true|outdated|out of date)(?:[,;:]\s*(?P<rest3>.+))?$|"
+    r"^(?:what (?:I|we) said about |my note about )(?P<target4>[^,;:]+?) "
+    r"(?:was|is) (?:wrong|incorrect|a mistake|not true)(?:[,;:]\s*(?P<rest4>.+))?$|"
+    r"^(?:the |that )?(?P<target5>[^,;:]+?) (?:thing|bit|part) "
+    r"(?:was|is) (?:wrong|incorrect|a mistake|not true)(?:[,;:]\s*(?P<rest5>.+))?$",
     re.IGNORECASE,
 )
 # What a correction says before its new value: "I misremembered: it's X" is "<target> is X".
@@ -129,7 +141,8 @@ _TRANSIENT_PERSON = re.compile(
 )
 _TRANSIENT_STATE = re.compile(
     r"\b(?:there'?s (?:a|an|some) (?:error|bug|issue|problem)|something (?:is|'s) (?:wrong|off|broken)|"
-    r"is (?:failing|broken|down|flaky)|are (?:failing|broken|flaky)|doesn'?t work|does not work|"
+    r"is (?:failing|broken|down|flaky|wrong|outdated|out of date)|"
+    r"are (?:failing|broken|flaky|wrong|outdated|out of date)|doesn'?t work|does not work|"
     r"not working|isn'?t working|maybe|perhaps|probably|might be|seems|looks like|right now|"
     r"at the moment|currently broken|for now|temporarily|this time|just this once)\b",
     re.IGNORECASE,
@@ -426,6 +439,10 @@ def _clauses(sentence: str) -> list[str]:
     return split
 
 
+_TARGET_GROUPS = ("target", "target2", "target3", "target4", "target5")
+_REST_GROUPS = ("rest", "rest3", "rest4", "rest5")
+
+
 def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
     """(the retraction a sentence opens with, what it says is true instead), or (None, "")."""
     scope = "project" if in_project else "profile"
@@ -436,9 +453,11 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
         return Statement("retraction", sentence, scope, target=rest), rest
     m = _RETRACT_TARGET.match(bare)
     if m:
-        target = (m["target"] or m["target2"] or m["target3"] or "").strip()
-        rest = (m["rest"] or m["rest3"] or "").strip()
+        target = next((m[g] for g in _TARGET_GROUPS if m[g]), "").strip()
+        rest = next((m[g] for g in _REST_GROUPS if m[g]), "").strip()
         rest = _CORRECTION_LEAD.sub("", rest)
+        if _REQUEST.match(rest):
+            rest = ""  # "…, fix it" says what to do, not what is true
         if target and _IT_IS.match(rest):
             # "scratch that about the webhook var: it's X" says "the webhook var is X"
             rest = f"{target[0].upper()}{target[1:]} is {_IT_IS.sub('', rest)}"

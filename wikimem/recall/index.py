@@ -385,27 +385,24 @@ class Index:
                 str(t): int(n)
                 for t, n in db.execute(f"SELECT term, doc FROM df WHERE term IN ({marks})", terms)
             }
-        except sqlite3.OperationalError:  # an index made before the cache existed
+        except sqlite3.Error:  # an index made before the cache existed
             known = {}
         missing = tuple(t for t in terms if t not in known)
         if not missing:
             return known
+        waited = db.execute("PRAGMA busy_timeout").fetchone()[0]
         db.execute("PRAGMA busy_timeout = 0")
         try:
             db.execute("BEGIN IMMEDIATE")  # no writer can change the index while we count
-        except sqlite3.OperationalError:
-            return {**known, **self._count_terms(missing)}
-        try:
             counted = self._count_terms(missing)
             db.execute("CREATE TABLE IF NOT EXISTS df (term TEXT PRIMARY KEY, doc INTEGER)")
-            db.executemany(
-                "INSERT OR REPLACE INTO df VALUES (?, ?)",
-                list(counted.items()),
-            )
+            db.executemany("INSERT OR REPLACE INTO df VALUES (?, ?)", list(counted.items()))
             db.execute("COMMIT")
-        except sqlite3.OperationalError:
+        except sqlite3.Error:  # busy, read-only, full, damaged: count without keeping
             self._rollback()
             counted = self._count_terms(missing)
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(waited)}")
         return {**known, **counted}
 
     def _count_terms(self, terms: tuple[str, ...]) -> dict[str, int]:
