@@ -395,11 +395,16 @@ def _subject_words(text: str) -> str:
     return head
 
 
+KEY_CHARS = 1000
+
+
 @functools.lru_cache(maxsize=16384)
 def key_of(text: str) -> Key:
     # cached: a fold compares each new claim with every claim of its note, so the same lines
-    # are keyed again and again (a Key is immutable)
-    text = strip_history(text)
+    # are keyed again and again (a Key is immutable). A claim is a sentence: what it is about
+    # is in its first KEY_CHARS characters, and a hand-made 50 KB line must not cost a dream
+    # seconds in the value patterns.
+    text = strip_history(text)[:KEY_CHARS]
     mentions = _category_mentions(text)
     negated = _negated_positions(text)
     favours: set[str] = set()
