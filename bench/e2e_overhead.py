@@ -104,33 +104,12 @@ def bench_claude(runs: int) -> int:
                             events_per_session.append(_count_events(home) - before)
         finally:
             mock.stop()
-        without_ms = statistics.median(samples["without hooks"]) * 1000
-        with_ms = statistics.median(samples["with wikimem"]) * 1000
-        events = statistics.median(events_per_session)
-        print(
-            f"real Claude Code session with and without wikimem, median of {runs} alternating runs ({machine()})"
-        )
-        print(
-            f"network: {'loopback-only namespace' if isolated else 'host (isolation not permitted)'}\n"
-        )
-        print(
-            table(
-                [
-                    ["without hooks", f"{without_ms:.0f}", "-", "-"],
-                    [
-                        "with wikimem",
-                        f"{with_ms:.0f}",
-                        f"{with_ms - without_ms:+.0f}",
-                        f"{(with_ms - without_ms) / events:+.1f}",
-                    ],
-                ],
-                [
-                    "session",
-                    "median ms",
-                    "added ms per session",
-                    f"added ms per event ({events:.0f} events)",
-                ],
-            )
+        network = "loopback-only namespace" if isolated else "host (isolation not permitted)"
+        _report(
+            f"real Claude Code session with and without wikimem, median of {runs} alternating "
+            f"runs ({machine()})\nnetwork: {network}\n",
+            samples,
+            events_per_session,
         )
     return 0
 
