@@ -139,6 +139,8 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     overview = note(home, "projects/acme-api/overview.md")
     assert "Sessions recorded: 2 (Claude Code 1, Codex 1)" in overview
     assert "- `src/auth.ts` (2 edits)" in overview  # both clones, relative paths
+    # what wikimem keeps is told to whoever edits the file, in a comment no prompt is answered with
+    assert "Project **acme-api**.\n<!-- Kept by `wikimem dream`; write freely" in overview
 
     pitfalls = note(home, "projects/acme-api/pitfalls.md")
     assert "`npm test` failed" in pitfalls and "TOKEN_TTL 3600 exceeds provider max 900" in pitfalls
@@ -168,6 +170,32 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
             parse_note(str(path.relative_to(home / "memory")), path.read_text())
     assert "[[projects/acme-api/commands|acme-api commands]]" in note(home, "index.md")
     assert "[[projects/acme-api/facts]]" in digest.body  # the digest links the notes it changed
+
+
+def test_a_notice_written_as_text_by_an_older_version_becomes_a_comment(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    older = {
+        "overview": "Project **acme-api**. Kept by `wikimem dream`; write freely outside the"
+        " marked parts.\n\nOur billing API; see the runbook.\n",
+        "pitfalls": "Failures seen in acme-api and what fixed them. Kept by `wikimem dream`; a"
+        " newer entry on the same command replaces the older one.\n",
+    }
+    for name, body in older.items():
+        path = home / "memory" / "projects" / "acme-api" / f"{name}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"---\ntitle: acme-api {name}\nkind: project\n---\n{body}")
+    replay("claude", first_scenario(clones[0]))
+    assert wikimem("dream").returncode == 0
+    overview = note(home, "projects/acme-api/overview.md")
+    assert (
+        "Project **acme-api**.\n<!-- Kept by `wikimem dream`; write freely outside the marked parts. -->"
+        in overview
+    )
+    assert "Our billing API; see the runbook." in overview  # the person's own text stays
+    pitfalls = note(home, "projects/acme-api/pitfalls.md")
+    assert "them.\n<!-- Kept by `wikimem dream`; a newer entry on the same command" in pitfalls
+    assert pitfalls.count("Kept by") == 1 and overview.count("Kept by") == 1
 
 
 def test_second_dream_merges_counts_and_extends_the_digest(

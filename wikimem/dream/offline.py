@@ -37,6 +37,18 @@ from wikimem.wiki import notemeta
 MAX_SOURCES = 12
 MAX_FILES = 15
 MAX_HUB_SESSIONS = 5
+# How a generated note tells the person editing it what wikimem keeps. A comment: it is for
+# whoever edits the file, and comments are neither indexed nor injected (a prompt about running
+# dogs "freely" must not be given "write freely outside the marked parts").
+KEPT_BY = "<!-- Kept by `wikimem dream`;"
+_OLD_NOTICE = re.compile(r"(?<=[.*]) Kept by `wikimem dream`; ([^\n]*?)\.$", re.MULTILINE)
+
+
+def _unnoticed(body: str) -> str:
+    """A note written before the notice became a comment, with its notice made one."""
+    return _OLD_NOTICE.sub(lambda m: f"\n{KEPT_BY} {m[1]}. -->", body, count=1)
+
+
 Listing = Callable[[str], list[str]]
 
 
@@ -306,10 +318,10 @@ class OfflineBackend:
             return
         note = notes.get(path, f"{project} commands", "project", [project, "commands"])
         default = (
-            f"Commands that worked in {project}, most used first. Kept by `wikimem dream`; write "
-            "freely outside the table.\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
+            f"Commands that worked in {project}, most used first.\n{KEPT_BY} write freely outside "
+            "the table. -->\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
         )
-        self._changed(work, note, _set_section(note.body, "commands", table, default))
+        self._changed(work, note, _set_section(_unnoticed(note.body), "commands", table, default))
 
     # -- pitfalls: a failure, then what made it pass --------------------------------------------
 
@@ -324,9 +336,9 @@ class OfflineBackend:
             "project",
             [project, "pitfalls"],
         )
-        body = note.body or (
-            f"Failures seen in {project} and what fixed them. Kept by `wikimem dream`; a newer "
-            "entry on the same command replaces the older one.\n"
+        body = _unnoticed(note.body) or (
+            f"Failures seen in {project} and what fixed them.\n{KEPT_BY} a newer entry on the "
+            "same command replaces the older one. -->\n"
         )
         day = _day(s.events[-1])
         for p in found:
@@ -347,12 +359,12 @@ class OfflineBackend:
         path = f"projects/{project}/overview.md"
         note = notes.get(path, f"{project} overview", "project", [project])
         default = (
-            f"Project **{project}**. Kept by `wikimem dream`; write freely outside the marked parts."
+            f"Project **{project}**.\n{KEPT_BY} write freely outside the marked parts. -->"
             "\n\n<!-- wikimem:activity -->\n<!-- /wikimem:activity -->\n\n## Frequently touched files"
             "\n\n<!-- wikimem:files -->\n<!-- /wikimem:files -->\n\n## Notes\n\n"
             "<!-- wikimem:links -->\n<!-- /wikimem:links -->\n"
         )
-        body = note.body if note.body.strip() else default
+        body = _unnoticed(note.body) if note.body.strip() else default
         activity = digest.section(body, "activity")
         count, clients, last = 0, Counter[str](), ""
         if activity:

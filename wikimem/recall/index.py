@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
 TOP_FOLDERS = ("profile", "projects", "tools", "general")
@@ -45,6 +45,7 @@ COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no e
 MIN_COMMON_ROWS = 3
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
 BUSY_WRITE_MS = 5000  # longest wait for the write lock without a deadline (dream, search)
+LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before
     being below between both but by can could did do does doing done down during each else few
@@ -464,6 +465,17 @@ class Index:
         hits.sort(key=lambda h: -h.score)
         return hits[:limit]
 
+    def passage(self, path: str, ordinal: int) -> tuple[str, str] | None:
+        """(heading, text) of a note's passage by its place in the note, or None."""
+        if not 0 <= ordinal < ROWS_PER_NOTE:
+            return None
+        row = self.db.execute(
+            "SELECT heading, body FROM passages WHERE rowid ="
+            " (SELECT id FROM notes WHERE path = ?) * ? + ?",
+            (path, ROWS_PER_NOTE, ordinal),
+        ).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
+
     def projects(self) -> list[str]:
         """Every project slug with a note in the wiki."""
         rows = self.db.execute("SELECT DISTINCT project FROM notes WHERE project != ''")
@@ -534,7 +546,8 @@ def _exists_dir(memory_dir: str, rel_dir: str) -> bool:
 
 def passages(body: str) -> list[tuple[str, str]]:
     """(heading, text) passages: split at headings, then at blank lines and top-level list items,
-    packed back together up to PASSAGE_CHARS. Marker comments are dropped."""
+    packed back together up to PASSAGE_CHARS. Marker comments and the generated links block
+    are dropped."""
     out: list[tuple[str, str]] = []
     heading = ""
     blocks: list[str] = []
@@ -553,9 +566,16 @@ def passages(body: str) -> list[tuple[str, str]]:
         blocks.clear()
 
     current: list[str] = []
+    navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
+            # The generated links block is there for Obsidian's graph: wikilinks to other
+            # notes are navigation, not something a prompt should be answered with.
+            if stripped in (LINKS_OPEN, LINKS_CLOSE):
+                navigation = stripped == LINKS_OPEN
+            continue
+        if navigation:
             continue
         if line.startswith("#") and line.lstrip("#").startswith(" "):
             if current:

@@ -27,6 +27,7 @@ import os
 import time
 
 from wikimem.capture import fastjson
+from wikimem.recall import rerank
 from wikimem.recall.fence import data, one_line
 from wikimem.wiki import notemeta
 
@@ -308,10 +309,6 @@ def choose_passages(
     return [(groups[p][0], sorted(groups[p], key=lambda h: h.ordinal)) for p in order]
 
 
-def _is_digest(hit: Hit) -> bool:
-    return hit.kind == "session" or "/sessions/" in hit.path
-
-
 def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
     """The raw bodies (hidden records included) of the notes a digest could contradict."""
     rows = index.notes("project = ? AND kind != 'session'", (project,)) if project else []
@@ -399,8 +396,10 @@ def relevant(
         return []
     floor = max(min_score, FLOOR_RATIO * hits[0].score)
     hits = [h for h in hits if h.score >= floor]
-    living = [h for h in hits if not _is_digest(h)]
-    digests = [h for h in hits if _is_digest(h)]
+    terms = index.selective_terms(text)
+    hits = rerank.cover(hits, terms)
+    living = [h for h in hits if not rerank.is_digest(h)]
+    digests = [h for h in hits if rerank.is_digest(h)]
     if living and digests and living[0].score >= DIGEST_RATIO * digests[0].score:
         digests = []
     if digests:
@@ -412,7 +411,7 @@ def relevant(
             for h in digests
             if not (stale and _mentions(h.body, stale)) and not (past and _restates(h.body, past))
         ]
-    return living + digests
+    return rerank.read_on(index, living + digests, terms)
 
 
 def prompt(

@@ -1,0 +1,136 @@
+"""What a prompt is given beyond BM25's order (DESIGN §8): passages that together cover the
+prompt, and digest passages that read on from the turn that matched.
+
+Contract:
+  - `cover(hits, terms)`: the same passages, reordered so that, taken in order, they cover the
+    prompt's distinct words. Each next passage is the best by relevance (its score against the
+    best match) plus what it adds (the prompt's words it holds that the passages before it do
+    not, a word found in fewer passages counting more). A question about two things then gets a
+    passage for each, not four about the more frequent one.
+  - `read_on(index, hits, terms)`: each session digest's passage replaced by a window of about
+    the same size that starts at its best-matching turn and reads on, into the next passage of
+    the same section when this one ends. In a conversation the answer follows the words that
+    match the question (asked in one turn, answered in the next), and the fixed cut of a digest
+    into passages often put it in the next passage. Earlier turns fill the window only when the
+    section ends first; a turn already given with an earlier passage of the same note is not
+    given again. Living notes are left as they are: each of their lines stands alone.
+
+Words are matched by their first six letters, the crude stemming the window of
+`wikimem.recall.inject` uses too. Hook-path module: standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from wikimem.recall.index import Hit, Index
+
+COVERAGE = 1.0  # how much a passage's share of not-yet-covered words counts beside relevance
+WINDOW_CHARS = 900  # a digest window's size: the index's passage size
+
+
+def stems_of(terms: Sequence[str]) -> list[str]:
+    return [t[:6] if len(t) > 6 else t for t in terms]
+
+
+def weights(texts: Sequence[str], stems: Sequence[str]) -> dict[str, float]:
+    """Inverse frequency of each stem among `texts` (already lower-cased)."""
+    n = len(texts)
+    return {s: math.log(1 + n / (1 + sum(s in t for t in texts))) for s in stems}
+
+
+def is_digest(hit: Hit) -> bool:
+    return hit.kind == "session" or "/sessions/" in hit.path
+
+
+def cover(hits: list[Hit], terms: Sequence[str]) -> list[Hit]:
+    stems = stems_of(terms)
+    if len(stems) < 2 or len(hits) < 3 or not COVERAGE:
+        return hits
+    lowered = [h.body.lower() for h in hits]
+    holds = [{s for s in stems if s in low} for low in lowered]
+    weight = weights(lowered, stems)
+    total = sum(weight.values()) or 1.0
+    top = hits[0].score or 1.0
+    covered: dict[str, int] = {}
+    left = list(range(len(hits)))
+    order: list[int] = []
+    while left:
+        best = max(
+            left,
+            key=lambda i: (
+                hits[i].score / top
+                + COVERAGE * sum(weight[s] / (1 + covered.get(s, 0)) for s in holds[i]) / total
+            ),
+        )
+        left.remove(best)
+        order.append(best)
+        for s in holds[best]:
+            covered[s] = covered.get(s, 0) + 1
+    return [hits[i] for i in order]
+
+
+def items(text: str) -> list[str]:
+    """A passage's turns: top-level list items with their continuation lines (text before the
+    first item is an item of its own)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("- ") or not out:
+            out.append(line)
+        else:
+            out[-1] += "\n" + line
+    return [i for i in out if i.strip()]
+
+
+def read_on(index: Index, hits: list[Hit], terms: Sequence[str]) -> list[Hit]:
+    stems = stems_of(terms)
+    if not stems or not any(is_digest(h) for h in hits):
+        return hits
+    weight = weights([h.body.lower() for h in hits], stems)
+    shown: dict[str, set[str]] = {}
+    out: list[Hit] = []
+    for hit in hits:
+        if not is_digest(hit):
+            out.append(hit)
+            continue
+        turns = items(hit.body)
+        scores = [sum(weight[s] for s in stems if s in t.lower()) for t in turns]
+        best = max(range(len(turns)), key=lambda i: (scores[i], -i), default=0)
+        seen = shown.setdefault(hit.path, set())
+        if not turns or scores[best] <= 0:
+            if hit.body not in seen:
+                seen.add(hit.body)
+                out.append(hit)
+            continue
+        window: list[str] = []
+        size = 0
+        for turn in turns[best:]:
+            if window and size + len(turn) + 1 > WINDOW_CHARS:
+                break
+            if turn not in seen:
+                window.append(turn)
+                size += len(turn) + 1
+        if size < WINDOW_CHARS:
+            following = index.passage(hit.path, hit.ordinal + 1)
+            if following is not None and following[0] == hit.heading:
+                for turn in items(following[1]):
+                    if size + len(turn) + 1 > WINDOW_CHARS:
+                        break
+                    if turn not in seen:
+                        window.append(turn)
+                        size += len(turn) + 1
+        for turn in reversed(turns[:best]):
+            if size + len(turn) + 1 > WINDOW_CHARS:
+                break
+            if turn not in seen:
+                window.insert(0, turn)
+                size += len(turn) + 1
+        if not window:
+            continue  # all of it was given with an earlier passage
+        seen.update(window)
+        out.append(hit.excerpt("\n".join(window)))
+    return out
