@@ -198,6 +198,28 @@ def test_a_notice_written_as_text_by_an_older_version_becomes_a_comment(
     assert pitfalls.count("Kept by") == 1 and overview.count("Kept by") == 1
 
 
+def test_making_the_notice_a_comment_keeps_what_the_person_wrote() -> None:
+    from wikimem.dream.offline import _unnoticed
+
+    old = "Kept by `wikimem dream`; write freely outside the marked parts."
+    mine = f"Project **acme-api**. {old} Our billing API, owned by Payments.\nMore.\n"
+    assert _unnoticed(mine) == (
+        "Project **acme-api**.\n<!-- Kept by `wikimem dream`; write freely outside the marked"
+        " parts. -->\nOur billing API, owned by Payments.\nMore.\n"
+    )
+    crlf = f"Project **acme-api**. {old}\r\n\r\nMore.\r\n"
+    assert _unnoticed(crlf) == (
+        "Project **acme-api**.\r\n<!-- Kept by `wikimem dream`; write freely outside the marked"
+        " parts. -->\r\n\r\nMore.\r\n"
+    )
+    for body in (mine, crlf, f"Someone quoted it: {old}\n", f"{old}\n"):
+        assert _unnoticed(_unnoticed(body)) == _unnoticed(body)  # once, and only after a sentence
+    assert _unnoticed(f"Someone quoted it: {old}\n") == f"Someone quoted it: {old}\n"
+    started = time.monotonic()
+    _unnoticed(f"x. {old}" * 5000)  # 330 KB on one line
+    assert time.monotonic() - started < 0.5
+
+
 def test_second_dream_merges_counts_and_extends_the_digest(
     home: Path, clones: tuple[str, str]
 ) -> None:

@@ -41,12 +41,29 @@ MAX_HUB_SESSIONS = 5
 # whoever edits the file, and comments are neither indexed nor injected (a prompt about running
 # dogs "freely" must not be given "write freely outside the marked parts").
 KEPT_BY = "<!-- Kept by `wikimem dream`;"
-_OLD_NOTICE = re.compile(r"(?<=[.*]) Kept by `wikimem dream`; ([^\n]*?)\.$", re.MULTILINE)
+# The notices older versions wrote as text, after the note's first sentence.
+_OLD_NOTICES = (
+    " Kept by `wikimem dream`; write freely outside the marked parts.",
+    " Kept by `wikimem dream`; write freely outside the table.",
+    " Kept by `wikimem dream`; a newer entry on the same command replaces the older one.",
+)
 
 
 def _unnoticed(body: str) -> str:
-    """A note written before the notice became a comment, with its notice made one."""
-    return _OLD_NOTICE.sub(lambda m: f"\n{KEPT_BY} {m[1]}. -->", body, count=1)
+    """A note written before the notice became a comment, with its notice made one (and
+    whatever the person wrote after it on the same line kept as text)."""
+    for notice in _OLD_NOTICES:
+        i = body.find(notice)
+        if i <= 0 or body[i - 1] not in ".*":
+            continue
+        end = i + len(notice)
+        eol = body.find("\n", end)
+        eol = len(body) if eol == -1 else eol
+        rest = body[end:eol].strip()
+        nl = "\r\n" if body[end:eol].endswith("\r") else "\n"  # a note saved with CRLF keeps it
+        comment = f"{nl}{KEPT_BY}{notice[len(' Kept by `wikimem dream`;') : -1]}. -->"
+        return body[:i] + comment + (f"{nl}{rest}" if rest else "") + nl[:-1] + body[eol:]
+    return body
 
 
 Listing = Callable[[str], list[str]]

@@ -575,9 +575,11 @@ def passages(body: str) -> list[tuple[str, str]]:
             if stripped in (LINKS_OPEN, LINKS_CLOSE):
                 navigation = stripped == LINKS_OPEN
             continue
-        if navigation:
-            continue
-        if line.startswith("#") and line.lstrip("#").startswith(" "):
+        is_heading = line.startswith("#") and line.lstrip("#").startswith(" ")
+        if navigation and not is_heading:
+            continue  # (a links block left open by a hand edit ends at the next heading)
+        navigation = False
+        if is_heading:
             if current:
                 blocks.append("\n".join(current))
                 current = []

@@ -24,16 +24,22 @@ Hook-path module: standard library only; it reads notes and the index, never wri
 from __future__ import annotations
 
 import os
-import time
 
-from wikimem.capture import fastjson
 from wikimem.recall import rerank
 from wikimem.recall.fence import data, one_line
+from wikimem.recall.given import (
+    defer_standing,
+    load_given,
+    nothing,
+    save_given,
+    standing_pending,
+    turn_id,
+)
 from wikimem.wiki import notemeta
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from wikimem.home import Home
@@ -138,64 +144,6 @@ def _fit(header: str, body: str, room: int) -> str | None:
     return f"{header}\n{cut}\n[…]\n" if cut else None
 
 
-# -- per-session record ------------------------------------------------------------------------
-
-
-def _record_path(home: Home, session: str) -> str:
-    # CPython's built-in SHA-1: `hashlib` costs ~4 ms to import (OpenSSL) on every prompt hook
-    try:
-        from _sha1 import sha1  # type: ignore[import-not-found]
-    except ImportError:  # another interpreter
-        from hashlib import sha1
-    digest = sha1(session.encode("utf-8", "replace")).hexdigest()[:20]
-    return home.state("sessions", f"{digest}.json")
-
-
-def load_given(home: Home, session: str) -> dict[str, list[Any]]:
-    try:
-        with open(_record_path(home, session), encoding="utf-8") as fh:
-            data = fastjson.loads(fh.read())
-        return {"notes": list(data.get("notes", [])), "passages": list(data.get("passages", []))}
-    except (OSError, ValueError, AttributeError):
-        return {"notes": [], "passages": []}
-
-
-def save_given(
-    home: Home, session: str, given: dict[str, list[Any]], standing_pending: bool = False
-) -> None:
-    path = _record_path(home, session)
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    record: dict[str, Any] = {
-        "notes": given["notes"],
-        "passages": given["passages"],
-        "at": time.time(),
-    }
-    if standing_pending:
-        record["standing_pending"] = True
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(fastjson.dumps(record))
-    os.replace(tmp, path)
-
-
-def standing_pending(home: Home, session: str) -> bool:
-    """Whether the session's standing notes must come with its next prompt (Gemini CLI)."""
-    try:
-        with open(_record_path(home, session), encoding="utf-8") as fh:
-            return bool(fastjson.loads(fh.read()).get("standing_pending"))
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def defer_standing(home: Home, session: str, keep_passages: bool) -> None:
-    """Give the standing notes again with the next prompt: the context they were in is gone
-    (Gemini's --resume drops SessionStart context; a compression drops everything)."""
-    given = load_given(home, session)
-    kept = given["passages"] if keep_passages else []
-    save_given(home, session, {"notes": [], "passages": kept}, standing_pending=True)
-
-
 # -- session start -----------------------------------------------------------------------------
 
 
@@ -254,8 +202,9 @@ def session_start(
             given.append(rel)  # a note given only in part can still answer a prompt later
         room -= len(block) + 1
     if session:
-        kept = load_given(home, session)["passages"] if keep_passages else []
-        save_given(home, session, {"notes": given, "passages": kept})
+        record = load_given(home, session) if keep_passages else nothing()
+        record["notes"] = given
+        save_given(home, session, record)
     return _wrap(parts) if parts else None
 
 
@@ -382,12 +331,19 @@ def _mentions(text: str, values: set[str]) -> bool:
 
 
 def relevant(
-    home: Home, index: Index, project: str, text: str, min_score: float, limit: int
+    home: Home,
+    index: Index,
+    project: str,
+    text: str,
+    min_score: float,
+    limit: int,
+    given: dict[str, list[Any]] | None = None,
 ) -> list[Hit]:
     """The passages worth giving for a prompt, best first: only what a session in `project` may
-    see, above a floor relative to the best match, living notes before digests, and digests
-    only when living notes do not answer as well and never one that repeats a value a newer
-    claim replaced."""
+    see and has not been given yet, above a floor relative to the best match, ordered to cover
+    the prompt's words, living notes before digests, digests only when living notes do not
+    answer as well, as windows that read on from their best turn (`wikimem.recall.rerank`), and
+    never a digest turn that repeats a value a newer claim replaced."""
     from wikimem.recall.scope import named_projects
 
     named = named_projects(text, index.projects()) - {project}
@@ -396,22 +352,36 @@ def relevant(
         return []
     floor = max(min_score, FLOOR_RATIO * hits[0].score)
     hits = [h for h in hits if h.score >= floor]
+    living_best = max((h.score for h in hits if not rerank.is_digest(h)), default=0.0)
+    digest_best = max((h.score for h in hits if rerank.is_digest(h)), default=0.0)
+    if living_best and digest_best and living_best >= DIGEST_RATIO * digest_best:
+        hits = [h for h in hits if not rerank.is_digest(h)]
+    given = given or nothing()
+    notes_given = set(given["notes"])
+    passages_given = {(p, o) for p, o in given["passages"]}
+    hits = [
+        h for h in hits if h.path not in notes_given and (h.path, h.ordinal) not in passages_given
+    ]
+    fresh = _fresh_turns(home, index, project) if any(map(rerank.is_digest, hits)) else None
+    if fresh is not None:
+        hits = [h for h in hits if not rerank.is_digest(h) or fresh(h.body)]
     terms = index.selective_terms(text)
     hits = rerank.cover(hits, terms)
-    living = [h for h in hits if not rerank.is_digest(h)]
-    digests = [h for h in hits if rerank.is_digest(h)]
-    if living and digests and living[0].score >= DIGEST_RATIO * digests[0].score:
-        digests = []
-    if digests:
-        bodies = _living_bodies(home, index, project)
-        stale = superseded_values(bodies)
-        past = past_claims(bodies)
-        digests = [
-            h
-            for h in digests
-            if not (stale and _mentions(h.body, stale)) and not (past and _restates(h.body, past))
-        ]
-    return rerank.read_on(index, living + digests, terms)
+    hits = [h for h in hits if not rerank.is_digest(h)] + [h for h in hits if rerank.is_digest(h)]
+    return rerank.read_on(index, hits, terms, set(given["turns"]), fresh)
+
+
+def _fresh_turns(home: Home, index: Index, project: str) -> Callable[[str], bool] | None:
+    """A test for digest text: False when it repeats a value or a claim the living notes say was
+    replaced or retracted; None when they record no such thing."""
+    bodies = _living_bodies(home, index, project)
+    stale = superseded_values(bodies)
+    past = past_claims(bodies)
+    if not stale and not past:
+        return None
+    return lambda text: (
+        not (stale and _mentions(text, stale)) and not (past and _restates(text, past))
+    )
 
 
 def prompt(
@@ -424,8 +394,8 @@ def prompt(
     min_score: float = MIN_SCORE,
     limit: int = 40,
 ) -> str | None:
-    hits = relevant(home, index, project, text, min_score, limit)
-    given = load_given(home, session) if session else {"notes": [], "passages": []}
+    given = load_given(home, session) if session else nothing()
+    hits = relevant(home, index, project, text, min_score, limit, given)
     from wikimem.recall.index import query_terms
 
     chosen = choose_passages(hits, given, budget - _overhead(), min_score, query_terms(text))
@@ -434,7 +404,12 @@ def prompt(
     parts = []
     for first, group in chosen:
         lines = [_header(first)] + [_passage_lines(hit) for hit in group]
-        given["passages"].extend([hit.path, hit.ordinal] for hit in group)
+        for hit in group:
+            if rerank.is_digest(hit):
+                # a window's whole turns, not its passage: it may have left some out
+                given["turns"].extend(turn_id(hit.path, t) for t in rerank.items(hit.body))
+            else:
+                given["passages"].append([hit.path, hit.ordinal])
         parts.append("\n".join(lines) + "\n")
     text = _wrap(parts)
     if len(text) > budget:  # the accounting above is exact; this only guards a future slip

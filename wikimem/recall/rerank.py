@@ -13,7 +13,9 @@ Contract:
     match the question (asked in one turn, answered in the next), and the fixed cut of a digest
     into passages often put it in the next passage. Earlier turns fill the window only when the
     section ends first; a turn already given with an earlier passage of the same note is not
-    given again. Living notes are left as they are: each of their lines stands alone.
+    given again, nor one given earlier in the session (`given`: turn ids), nor one that `fresh`
+    rejects (it repeats a value a newer claim replaced). Living notes are left as they are: each
+    of their lines stands alone.
 
 Words are matched by their first six letters, the crude stemming the window of
 `wikimem.recall.inject` uses too. Hook-path module: standard library only.
@@ -23,9 +25,11 @@ from __future__ import annotations
 
 import math
 
+from wikimem.recall.given import turn_id
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence, Set
 
     from wikimem.recall.index import Hit, Index
 
@@ -86,51 +90,58 @@ def items(text: str) -> list[str]:
     return [i for i in out if i.strip()]
 
 
-def read_on(index: Index, hits: list[Hit], terms: Sequence[str]) -> list[Hit]:
+def read_on(
+    index: Index,
+    hits: list[Hit],
+    terms: Sequence[str],
+    given: Set[str] = frozenset(),
+    fresh: Callable[[str], bool] | None = None,
+) -> list[Hit]:
     stems = stems_of(terms)
     if not stems or not any(is_digest(h) for h in hits):
         return hits
     weight = weights([h.body.lower() for h in hits], stems)
-    shown: dict[str, set[str]] = {}
+    shown = set(given)  # turn ids: given earlier in the session, or with a window before
     out: list[Hit] = []
     for hit in hits:
         if not is_digest(hit):
             out.append(hit)
             continue
         turns = items(hit.body)
+
+        def new(turn: str, path: str = hit.path) -> bool:
+            return turn_id(path, turn) not in shown and (fresh is None or fresh(turn))
+
         scores = [sum(weight[s] for s in stems if s in t.lower()) for t in turns]
         best = max(range(len(turns)), key=lambda i: (scores[i], -i), default=0)
-        seen = shown.setdefault(hit.path, set())
         if not turns or scores[best] <= 0:
-            if hit.body not in seen:
-                seen.add(hit.body)
-                out.append(hit)
-            continue
-        window: list[str] = []
-        size = 0
-        for turn in turns[best:]:
-            if window and size + len(turn) + 1 > WINDOW_CHARS:
-                break
-            if turn not in seen:
-                window.append(turn)
-                size += len(turn) + 1
-        if size < WINDOW_CHARS:
-            following = index.passage(hit.path, hit.ordinal + 1)
-            if following is not None and following[0] == hit.heading:
-                for turn in items(following[1]):
-                    if size + len(turn) + 1 > WINDOW_CHARS:
-                        break
-                    if turn not in seen:
-                        window.append(turn)
-                        size += len(turn) + 1
-        for turn in reversed(turns[:best]):
-            if size + len(turn) + 1 > WINDOW_CHARS:
-                break
-            if turn not in seen:
-                window.insert(0, turn)
-                size += len(turn) + 1
+            window = [t for t in turns if new(t)]
+        else:
+            window = []
+            size = 0
+            for turn in turns[best:]:
+                if window and size + len(turn) + 1 > WINDOW_CHARS:
+                    break
+                if new(turn):
+                    window.append(turn)
+                    size += len(turn) + 1
+            if size < WINDOW_CHARS:
+                following = index.passage(hit.path, hit.ordinal + 1)
+                if following is not None and following[0] == hit.heading:
+                    for turn in items(following[1]):
+                        if size + len(turn) + 1 > WINDOW_CHARS:
+                            break
+                        if new(turn):
+                            window.append(turn)
+                            size += len(turn) + 1
+            for turn in reversed(turns[:best]):
+                if size + len(turn) + 1 > WINDOW_CHARS:
+                    break
+                if new(turn):
+                    window.insert(0, turn)
+                    size += len(turn) + 1
         if not window:
-            continue  # all of it was given with an earlier passage
-        seen.update(window)
-        out.append(hit.excerpt("\n".join(window)))
+            continue  # all of it was given before
+        shown.update(turn_id(hit.path, t) for t in window)
+        out.append(hit if window == turns else hit.excerpt("\n".join(window)))
     return out

@@ -1,0 +1,95 @@
+"""What a session has been given (DESIGN §8: nothing is repeated within a session).
+
+Contract:
+  - One small JSON record per session in `state/sessions/<sha1 of the id>.json` (0600, replaced
+    atomically): the notes given whole (at session start), the passages of living notes given
+    (path, place in the note), and the digest turns given whole (`turn_id`: a digest passage
+    is given as a window of turns, which may leave some of its turns out and take some of the
+    next passage's, so for digests the turn is the unit).
+  - A record that is missing, unreadable or of an older version reads as "nothing given": the
+    worst case is a repetition, never a failure.
+  - `standing_pending`: Gemini CLI's standing notes wait for the next prompt (`inject`).
+
+Hook-path module: standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from wikimem.capture import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from wikimem.home import Home
+
+
+def _sha1_hex(text: str) -> str:
+    # CPython's built-in SHA-1: `hashlib` costs ~4 ms to import (OpenSSL) on every prompt hook
+    try:
+        from _sha1 import sha1  # type: ignore[import-not-found]
+    except ImportError:  # another interpreter
+        from hashlib import sha1
+    return str(sha1(text.encode("utf-8", "replace")).hexdigest())
+
+
+def turn_id(path: str, turn: str) -> str:
+    """A digest turn's identity in the record: its note and its text, hashed."""
+    return _sha1_hex(f"{path}\n{turn.strip()}")[:16]
+
+
+def _record_path(home: Home, session: str) -> str:
+    return home.state("sessions", f"{_sha1_hex(session)[:20]}.json")
+
+
+def nothing() -> dict[str, list[Any]]:
+    return {"notes": [], "passages": [], "turns": []}
+
+
+def load_given(home: Home, session: str) -> dict[str, list[Any]]:
+    try:
+        with open(_record_path(home, session), encoding="utf-8") as fh:
+            data = fastjson.loads(fh.read())
+        return {key: list(data.get(key, [])) for key in ("notes", "passages", "turns")}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return nothing()
+
+
+def save_given(
+    home: Home, session: str, given: dict[str, list[Any]], standing_pending: bool = False
+) -> None:
+    path = _record_path(home, session)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    record: dict[str, Any] = {
+        "notes": given.get("notes", []),
+        "passages": given.get("passages", []),
+        "turns": given.get("turns", []),
+        "at": time.time(),
+    }
+    if standing_pending:
+        record["standing_pending"] = True
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(fastjson.dumps(record))
+    os.replace(tmp, path)
+
+
+def standing_pending(home: Home, session: str) -> bool:
+    """Whether the session's standing notes must come with its next prompt (Gemini CLI)."""
+    try:
+        with open(_record_path(home, session), encoding="utf-8") as fh:
+            return bool(fastjson.loads(fh.read()).get("standing_pending"))
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def defer_standing(home: Home, session: str, keep_passages: bool) -> None:
+    """Give the standing notes again with the next prompt: the context they were in is gone
+    (Gemini's --resume drops SessionStart context; a compression drops everything)."""
+    given = load_given(home, session) if keep_passages else nothing()
+    given["notes"] = []
+    save_given(home, session, given, standing_pending=True)
