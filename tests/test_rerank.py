@@ -191,3 +191,13 @@ def test_digests_wait_when_the_best_living_note_answers_as_well(home: Path) -> N
 def test_a_links_block_left_open_by_a_hand_edit_hides_only_itself() -> None:
     body = "Intro.\n\n## Notes\n\n<!-- wikimem:links -->\n- [[a]]\n\n## Deploy\n\nWe deploy with fly.\n"
     assert passages(body) == [("", "Intro."), ("Deploy", "We deploy with fly.")]
+
+
+def test_a_long_sessions_record_stays_small(home: Path) -> None:
+    from wikimem.recall.given import MAX_TURNS, load_given, save_given
+
+    h = Home(str(home))
+    many = [f"{i:016x}" for i in range(MAX_TURNS * 3)]
+    save_given(h, "long-session", {"notes": [], "passages": [], "turns": many})
+    kept = load_given(h, "long-session")["turns"]
+    assert kept == many[-MAX_TURNS:]  # the most recent ones

@@ -5,7 +5,7 @@ Contract:
     atomically): the notes given whole (at session start), the passages of living notes given
     (path, place in the note), and the digest turns given whole (`turn_id`: a digest passage
     is given as a window of turns, which may leave some of its turns out and take some of the
-    next passage's, so for digests the turn is the unit).
+    next passage's, so for digests the turn is the unit; the last `MAX_TURNS` are kept).
   - A record that is missing, unreadable or of an older version reads as "nothing given": the
     worst case is a repetition, never a failure.
   - `standing_pending`: Gemini CLI's standing notes wait for the next prompt (`inject`).
@@ -25,6 +25,12 @@ if TYPE_CHECKING:
     from typing import Any
 
     from wikimem.home import Home
+
+
+# The record is read and rewritten by every prompt hook: a long session keeps only its most
+# recent digest turns (a turn given that long ago may come again; the context it was in has
+# likely been compacted since).
+MAX_TURNS = 1500
 
 
 def _sha1_hex(text: str) -> str:
@@ -68,7 +74,7 @@ def save_given(
     record: dict[str, Any] = {
         "notes": given.get("notes", []),
         "passages": given.get("passages", []),
-        "turns": given.get("turns", []),
+        "turns": given.get("turns", [])[-MAX_TURNS:],
         "at": time.time(),
     }
     if standing_pending:
