@@ -201,3 +201,18 @@ def test_a_long_sessions_record_stays_small(home: Path) -> None:
     save_given(h, "long-session", {"notes": [], "passages": [], "turns": many})
     kept = load_given(h, "long-session")["turns"]
     assert kept == many[-MAX_TURNS:]  # the most recent ones
+
+
+def test_a_damaged_session_record_still_lets_prompts_inject(home: Path) -> None:
+    from wikimem.recall.given import _record_path
+
+    seed(home)
+    h, index = index_of(home)
+    record = Path(_record_path(h, "s-damaged"))
+    record.parent.mkdir(parents=True, exist_ok=True)
+    record.write_text(
+        '{"notes": [1, ["x"], "profile/about.md"], "passages": [["a"], [1, 2], "x",'
+        ' ["general/deploys.md", 0]], "turns": [["t"], {"a": 1}, "0123abcd"]}'
+    )
+    text = inject_prompt(h, index, "acme-api", "s-damaged", "how do we roll back a deploy?", 3000)
+    assert text is not None and "make rollback" in text

@@ -59,7 +59,20 @@ def load_given(home: Home, session: str) -> dict[str, list[Any]]:
     try:
         with open(_record_path(home, session), encoding="utf-8") as fh:
             data = fastjson.loads(fh.read())
-        return {key: list(data.get(key, [])) for key in ("notes", "passages", "turns")}
+        notes, passages, turns = (data.get(k) or [] for k in ("notes", "passages", "turns"))
+        # entries of the wrong shape (a damaged or hand-edited record) are dropped one by one
+        return {
+            "notes": [n for n in notes if isinstance(n, str)],
+            "passages": [
+                [p[0], p[1]]
+                for p in passages
+                if isinstance(p, list)
+                and len(p) == 2
+                and isinstance(p[0], str)
+                and isinstance(p[1], int)
+            ],
+            "turns": [t for t in turns if isinstance(t, str)],
+        }
     except (OSError, ValueError, AttributeError, TypeError):
         return nothing()
 
