@@ -89,11 +89,16 @@ def test_a_question_about_two_things_gets_a_passage_for_each() -> None:
         hit("projects/a/sessions/3.md", 9.5, "redis maxmemory is 4 GB"),
         hit("projects/a/sessions/4.md", 6.0, "kafka retention is 7 days"),
     ]
-    order = [h.path[-4:] for h in rerank.cover(hits, ["redis", "kafka"])]
+    order = [h.path[-4:] for h in rerank.cover(hits, rerank.term_weights(hits, ["redis", "kafka"]))]
     assert order[:2] == ["1.md", "4.md"]  # the only passage about kafka comes second, not last
     assert sorted(order) == ["1.md", "2.md", "3.md", "4.md"]  # nothing lost
     # one word asked about: relevance alone decides
-    assert [h.path[-4:] for h in rerank.cover(hits, ["redis"])] == ["1.md", "2.md", "3.md", "4.md"]
+    assert [h.path[-4:] for h in rerank.cover(hits, rerank.term_weights(hits, ["redis"]))] == [
+        "1.md",
+        "2.md",
+        "3.md",
+        "4.md",
+    ]
 
 
 def test_generated_links_and_notices_are_not_answers(home: Path) -> None:

@@ -41,28 +41,30 @@ MAX_HUB_SESSIONS = 5
 # whoever edits the file, and comments are neither indexed nor injected (a prompt about running
 # dogs "freely" must not be given "write freely outside the marked parts").
 KEPT_BY = "<!-- Kept by `wikimem dream`;"
-# The notices older versions wrote as text, after the note's first sentence.
-_OLD_NOTICES = (
-    " Kept by `wikimem dream`; write freely outside the marked parts.",
-    " Kept by `wikimem dream`; write freely outside the table.",
-    " Kept by `wikimem dream`; a newer entry on the same command replaces the older one.",
-)
+_OLD_KEPT_BY = " Kept by `wikimem dream`;"  # how older versions wrote it: as text
+_MARKED_PARTS = "write freely outside the marked parts"
+_TABLE = "write freely outside the table"
+_NEWER_ENTRY = "a newer entry on the same command replaces the older one"
+
+
+def _notice(what: str) -> str:
+    return f"{KEPT_BY} {what}. -->"
 
 
 def _unnoticed(body: str) -> str:
     """A note written before the notice became a comment, with its notice made one (and
     whatever the person wrote after it on the same line kept as text)."""
-    for notice in _OLD_NOTICES:
-        i = body.find(notice)
-        if i <= 0 or body[i - 1] not in ".*":
+    for what in (_MARKED_PARTS, _TABLE, _NEWER_ENTRY):
+        old = f"{_OLD_KEPT_BY} {what}."
+        i = body.find(old)
+        if i <= 0 or body[i - 1] not in ".*":  # it followed the note's first sentence
             continue
-        end = i + len(notice)
+        end = i + len(old)
         eol = body.find("\n", end)
         eol = len(body) if eol == -1 else eol
         rest = body[end:eol].strip()
         nl = "\r\n" if body[end:eol].endswith("\r") else "\n"  # a note saved with CRLF keeps it
-        comment = f"{nl}{KEPT_BY}{notice[len(' Kept by `wikimem dream`;') : -1]}. -->"
-        return body[:i] + comment + (f"{nl}{rest}" if rest else "") + nl[:-1] + body[eol:]
+        return body[:i] + nl + _notice(what) + (nl + rest if rest else "") + nl[:-1] + body[eol:]
     return body
 
 
@@ -335,8 +337,8 @@ class OfflineBackend:
             return
         note = notes.get(path, f"{project} commands", "project", [project, "commands"])
         default = (
-            f"Commands that worked in {project}, most used first.\n{KEPT_BY} write freely outside "
-            "the table. -->\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
+            f"Commands that worked in {project}, most used first.\n{_notice(_TABLE)}"
+            "\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
         )
         self._changed(work, note, _set_section(_unnoticed(note.body), "commands", table, default))
 
@@ -354,8 +356,7 @@ class OfflineBackend:
             [project, "pitfalls"],
         )
         body = _unnoticed(note.body) or (
-            f"Failures seen in {project} and what fixed them.\n{KEPT_BY} a newer entry on the "
-            "same command replaces the older one. -->\n"
+            f"Failures seen in {project} and what fixed them.\n{_notice(_NEWER_ENTRY)}\n"
         )
         day = _day(s.events[-1])
         for p in found:
@@ -376,7 +377,7 @@ class OfflineBackend:
         path = f"projects/{project}/overview.md"
         note = notes.get(path, f"{project} overview", "project", [project])
         default = (
-            f"Project **{project}**.\n{KEPT_BY} write freely outside the marked parts. -->"
+            f"Project **{project}**.\n{_notice(_MARKED_PARTS)}"
             "\n\n<!-- wikimem:activity -->\n<!-- /wikimem:activity -->\n\n## Frequently touched files"
             "\n\n<!-- wikimem:files -->\n<!-- /wikimem:files -->\n\n## Notes\n\n"
             "<!-- wikimem:links -->\n<!-- /wikimem:links -->\n"

@@ -45,7 +45,6 @@ COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no e
 MIN_COMMON_ROWS = 3
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
 BUSY_WRITE_MS = 5000  # longest wait for the write lock without a deadline (dream, search)
-LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
 STOPWORDS = frozenset(
     """a about above after again against all also am an and any are as at be because been before
     being below between both but by can could did do does doing done down during each else few
@@ -434,11 +433,14 @@ class Index:
         *,
         scoped: bool = False,
         named: Iterable[str] = (),
+        terms: list[str] | None = None,
     ) -> list[Hit]:
         """Best passages for `query`, the current `project`'s ranked higher. With `scoped`, only
         what a session in `project` may be given (DESIGN §8, `wikimem.recall.scope`): shared
-        notes, the project's own, and those of projects in `named`."""
-        terms = self.selective_terms(query)
+        notes, the project's own, and those of projects in `named`. `terms`: the query's
+        `selective_terms`, when the caller has them already."""
+        if terms is None:
+            terms = self.selective_terms(query)
         if not terms:
             return []
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
@@ -572,8 +574,8 @@ def passages(body: str) -> list[tuple[str, str]]:
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other
             # notes are navigation, not something a prompt should be answered with.
-            if stripped in (LINKS_OPEN, LINKS_CLOSE):
-                navigation = stripped == LINKS_OPEN
+            if stripped in (notemeta.LINKS_OPEN, notemeta.LINKS_CLOSE):
+                navigation = stripped == notemeta.LINKS_OPEN
             continue
         is_heading = line.startswith("#") and line.lstrip("#").startswith(" ")
         if navigation and not is_heading:

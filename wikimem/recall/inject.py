@@ -84,10 +84,10 @@ def _strip_markers(body: str) -> str:
     in_links = False
     for ln in body.split("\n"):
         stripped = ln.rstrip()
-        if stripped == "<!-- wikimem:links -->":
+        if stripped == notemeta.LINKS_OPEN:
             in_links = True
             continue
-        if stripped == "<!-- /wikimem:links -->":
+        if stripped == notemeta.LINKS_CLOSE:
             in_links = False
             continue
         if in_links or (ln.startswith("<!-- ") and stripped.endswith("-->")):
@@ -347,7 +347,8 @@ def relevant(
     from wikimem.recall.scope import named_projects
 
     named = named_projects(text, index.projects()) - {project}
-    hits = index.search(text, limit=limit, project=project, scoped=True, named=named)
+    terms = index.selective_terms(text)
+    hits = index.search(text, limit=limit, project=project, scoped=True, named=named, terms=terms)
     if not hits:
         return []
     floor = max(min_score, FLOOR_RATIO * hits[0].score)
@@ -365,10 +366,10 @@ def relevant(
     fresh = _fresh_turns(home, index, project) if any(map(rerank.is_digest, hits)) else None
     if fresh is not None:
         hits = [h for h in hits if not rerank.is_digest(h) or fresh(h.body)]
-    terms = index.selective_terms(text)
-    hits = rerank.cover(hits, terms)
+    weight = rerank.term_weights(hits, terms)
+    hits = rerank.cover(hits, weight)
     hits = [h for h in hits if not rerank.is_digest(h)] + [h for h in hits if rerank.is_digest(h)]
-    return rerank.read_on(index, hits, terms, set(given["turns"]), fresh)
+    return rerank.read_on(index, hits, weight, set(given["turns"]), fresh)
 
 
 def _fresh_turns(home: Home, index: Index, project: str) -> Callable[[str], bool] | None:
@@ -431,9 +432,7 @@ def window(text: str, terms: Sequence[str], size: int) -> str:
     if len(text) <= size:
         return text
     lowered = text.lower()
-    positions = sorted(
-        (i, t) for t in terms for i in _find_all(lowered, t[:6] if len(t) > 6 else t)
-    )
+    positions = sorted((i, t) for t in terms for i in _find_all(lowered, rerank.stem(t)))
     # A rare word (the name asked about) counts more than one found everywhere in the passage,
     # and a word counts only when it ends well inside the window (the cut at a word boundary
     # must not take it away).

@@ -2,12 +2,14 @@
 prompt, and digest passages that read on from the turn that matched.
 
 Contract:
-  - `cover(hits, terms)`: the same passages, reordered so that, taken in order, they cover the
+  - `term_weights(hits, terms)`: the query words' stems, weighted by how rare they are among
+    the candidates; computed once, used by both steps below.
+  - `cover(hits, weight)`: the same passages, reordered so that, taken in order, they cover the
     prompt's distinct words. Each next passage is the best by relevance (its score against the
     best match) plus what it adds (the prompt's words it holds that the passages before it do
     not, a word found in fewer passages counting more). A question about two things then gets a
     passage for each, not four about the more frequent one.
-  - `read_on(index, hits, terms)`: each session digest's passage replaced by a window of about
+  - `read_on(index, hits, weight)`: each session digest's passage replaced by a window of about
     the same size that starts at its best-matching turn and reads on, into the next passage of
     the same section when this one ends. In a conversation the answer follows the words that
     match the question (asked in one turn, answered in the next), and the fixed cut of a digest
@@ -17,7 +19,7 @@ Contract:
     rejects (it repeats a value a newer claim replaced). Living notes are left as they are: each
     of their lines stands alone.
 
-Words are matched by their first six letters, the crude stemming the window of
+Words are matched by their first six letters (`stem`), the crude stemming the window of
 `wikimem.recall.inject` uses too. Hook-path module: standard library only.
 """
 
@@ -37,13 +39,15 @@ COVERAGE = 1.0  # how much a passage's share of not-yet-covered words counts bes
 WINDOW_CHARS = 900  # a digest window's size: the index's passage size
 
 
-def stems_of(terms: Sequence[str]) -> list[str]:
-    return [t[:6] if len(t) > 6 else t for t in terms]
+def stem(term: str) -> str:
+    return term[:6]
 
 
-def weights(texts: Sequence[str], stems: Sequence[str]) -> dict[str, float]:
-    """Inverse frequency of each stem among `texts` (already lower-cased)."""
+def term_weights(hits: Sequence[Hit], terms: Sequence[str]) -> dict[str, float]:
+    """Each query word's stem, weighted by its inverse frequency among the candidates."""
+    texts = [h.body.lower() for h in hits]
     n = len(texts)
+    stems = dict.fromkeys(stem(t) for t in terms)
     return {s: math.log(1 + n / (1 + sum(s in t for t in texts))) for s in stems}
 
 
@@ -51,13 +55,10 @@ def is_digest(hit: Hit) -> bool:
     return hit.kind == "session" or "/sessions/" in hit.path
 
 
-def cover(hits: list[Hit], terms: Sequence[str]) -> list[Hit]:
-    stems = stems_of(terms)
-    if len(stems) < 2 or len(hits) < 3 or not COVERAGE:
+def cover(hits: list[Hit], weight: dict[str, float]) -> list[Hit]:
+    if len(weight) < 2 or len(hits) < 3 or not COVERAGE:
         return hits
-    lowered = [h.body.lower() for h in hits]
-    holds = [{s for s in stems if s in low} for low in lowered]
-    weight = weights(lowered, stems)
+    holds = [{s for s in weight if s in low} for low in (h.body.lower() for h in hits)]
     total = sum(weight.values()) or 1.0
     top = hits[0].score or 1.0
     covered: dict[str, int] = {}
@@ -93,14 +94,12 @@ def items(text: str) -> list[str]:
 def read_on(
     index: Index,
     hits: list[Hit],
-    terms: Sequence[str],
+    weight: dict[str, float],
     given: Set[str] = frozenset(),
     fresh: Callable[[str], bool] | None = None,
 ) -> list[Hit]:
-    stems = stems_of(terms)
-    if not stems or not any(is_digest(h) for h in hits):
+    if not weight or not any(is_digest(h) for h in hits):
         return hits
-    weight = weights([h.body.lower() for h in hits], stems)
     shown = set(given)  # turn ids: given earlier in the session, or with a window before
     out: list[Hit] = []
     for hit in hits:
@@ -112,7 +111,7 @@ def read_on(
         def new(turn: str, path: str = hit.path) -> bool:
             return turn_id(path, turn) not in shown and (fresh is None or fresh(turn))
 
-        scores = [sum(weight[s] for s in stems if s in t.lower()) for t in turns]
+        scores = [sum(w for s, w in weight.items() if s in t.lower()) for t in turns]
         best = max(range(len(turns)), key=lambda i: (scores[i], -i), default=0)
         if not turns or scores[best] <= 0:
             window = [t for t in turns if new(t)]

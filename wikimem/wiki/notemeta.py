@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from wikimem.capture import fastjson
 
+# The block a dream writes for Obsidian's graph (wikilinks to other notes): navigation, which
+# neither the index nor injection treats as text.
+LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
