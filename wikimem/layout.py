@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from wikimem.config import ConfigError, default_config_text, load_config
 from wikimem.errors import WikimemError
+from wikimem.fsutil import atomic_write
 from wikimem.home import Home
+from wikimem.wiki.plainfile import is_plain
 
 MEMORY_GITIGNORE = """\
 # An editor's own state, not memory: Obsidian's settings and workspace, its trash, Finder's files.
@@ -120,16 +122,16 @@ def _init_memory(home: Home, config: object) -> list[str]:
     if store.has_commits():
         return created
     ignore = os.path.join(home.memory_dir, ".gitignore")
-    if not os.path.exists(ignore):
-        with open(ignore, "w", encoding="utf-8") as fh:
-            fh.write(MEMORY_GITIGNORE)
-    write_index(home.memory_dir)
+    if not os.path.lexists(ignore) or os.path.islink(ignore):
+        atomic_write(ignore, MEMORY_GITIGNORE)  # replaces a link, never writes through it
+    # Notes already in the folder (an existing vault) are adopted in the first commit.
+    adopted = existing_notes(home.memory_dir)
+    write_index(home.memory_dir, fresh=adopted)
     from wikimem.sync.driver import install as install_merge_driver
 
     attributes = install_merge_driver(home.memory_dir)  # a plain `git pull` merges notes too
-    # Notes already in the folder (an existing vault) are adopted in the first commit.
     store.commit(
-        [".gitignore", *attributes, "index.md", *existing_notes(home.memory_dir)],
+        [".gitignore", *attributes, "index.md", *adopted],
         "init: wikimem memory\n\nWikimem-Source: init",
     )
     created.append(os.path.join(home.memory_dir, "index.md"))
@@ -141,6 +143,7 @@ def existing_notes(memory_dir: str) -> list[str]:
     for dirpath, dirnames, filenames in os.walk(memory_dir):
         dirnames[:] = [d for d in dirnames if not d.startswith(".")]
         for name in filenames:
-            if name.endswith(".md") and name != "index.md":
-                found.append(os.path.relpath(os.path.join(dirpath, name), memory_dir))
+            rel = os.path.relpath(os.path.join(dirpath, name), memory_dir)
+            if name.endswith(".md") and name != "index.md" and is_plain(memory_dir, rel):
+                found.append(rel)
     return sorted(found)

@@ -31,6 +31,8 @@ def _show(result: SyncResult) -> None:
             f"committed {len(result.committed)} hand edit(s): {', '.join(result.committed)}",
             markup=False,
         )
+    for what_removed in result.removed:
+        err_console.print(f"removed from memory/: {what_removed}", markup=False)
     for path, reason in result.blocked:
         err_console.print(f"not committed, not pushed: {path}: {reason}", markup=False)
     if result.not_notes:
@@ -50,6 +52,11 @@ def _show(result: SyncResult) -> None:
         console.print(f"{r.name} ({r.url}): {', '.join(what) or 'up to date'}", markup=False)
         for path in r.kept_edits:
             console.print(f"  kept {path}: edited on one side, deleted on the other", markup=False)
+        for what_refused in r.refused:
+            err_console.print(
+                f"  refused from the remote: {what_refused} (not checked out)",
+                markup=False,
+            )
     for path in result.conflicts:
         console.print(
             f"conflict: {path} holds both versions (flagged `conflict: true`); "

@@ -64,7 +64,7 @@ from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
 from wikimem.recall.index import Index, open_index
 from wikimem.sync.reconcile import reconcile_flagged
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gate import GateResult, MemoryWrite, content_hash, read_current
 from wikimem.wiki.indexmd import note_paths
@@ -302,11 +302,10 @@ def current_watermark(home: Home, wiki: Wiki) -> Watermark:
 def catalog_of(memory_dir: str) -> dict[str, str]:
     out = {}
     for rel in note_paths(memory_dir):
-        try:
-            with open(os.path.join(memory_dir, rel), encoding="utf-8", errors="replace") as fh:
-                meta, _ = notemeta.read_meta(fh.read(4096))
-        except OSError:
+        text = plainfile.read_text(memory_dir, rel)
+        if text is None:
             continue
+        meta, _ = notemeta.read_meta(text[:4096])
         out[rel] = str(meta.get("title") or rel)
     return out
 

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 
 from wikimem.capture.project import project_slug, slugify
 from wikimem.importers.mirror import ImportedNote, Scan
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.links import wikilink
 from wikimem.wiki.notes import kebab
 
@@ -63,15 +63,20 @@ def memory_dirs(given: str | None = None) -> list[str]:
         given and any(n.lower().endswith(".md") for n in os.listdir(root))
     ):
         return [root]
-    if os.path.isdir(os.path.join(root, "memory")):
+    if _real_dir(os.path.join(root, "memory")):
         return [os.path.join(root, "memory")]
-    base = os.path.join(root, "projects") if os.path.isdir(os.path.join(root, "projects")) else root
+    base = os.path.join(root, "projects") if _real_dir(os.path.join(root, "projects")) else root
     out = []
     for name in sorted(os.listdir(base)):
-        candidate = os.path.join(base, name, "memory")
-        if os.path.isdir(candidate):
-            out.append(candidate)
+        # A linked project or memory folder is not followed: it would import (and commit, and
+        # push) whatever folder it points to.
+        if _real_dir(os.path.join(base, name)) and _real_dir(os.path.join(base, name, "memory")):
+            out.append(os.path.join(base, name, "memory"))
     return out
+
+
+def _real_dir(path: str) -> bool:
+    return os.path.isdir(path) and not os.path.islink(path)
 
 
 def _cwd_from_transcripts(project_dir: str, name: str) -> str | None:
@@ -152,8 +157,8 @@ def _topic_files(memory_dir: str) -> Iterator[str]:
         return
     for name in names:
         topic = name.lower().endswith(".md") and name.lower() != INDEX
-        if topic and not name.startswith(".") and os.path.isfile(os.path.join(memory_dir, name)):
-            yield name
+        if topic and not name.startswith(".") and plainfile.is_plain(memory_dir, name):
+            yield name  # a linked topic file is not a memory: its target could be anything
 
 
 def _note_path(kind_type: str, slug: str, stem: str) -> str:
@@ -178,9 +183,9 @@ def scan(given: str | None = None) -> Scan:
                 f"its memories are filed under projects/{slug}/"
             )
         index_path = os.path.join(memory_dir, "MEMORY.md")
-        if os.path.isfile(index_path):
-            with open(index_path, encoding="utf-8", errors="replace") as fh:
-                _, loose = _pointers(fh.read())
+        index_text = plainfile.read_text(memory_dir, "MEMORY.md")
+        if index_text is not None:
+            _, loose = _pointers(index_text)
             if loose:
                 warnings.append(
                     f"{index_path}: {len(loose)} line(s) point to no topic file and were not "
@@ -191,9 +196,11 @@ def scan(given: str | None = None) -> Scan:
         for name in topics:
             full = os.path.join(memory_dir, name)
             try:
-                with open(full, encoding="utf-8") as fh:
-                    text = fh.read()
-                mtime = os.stat(full).st_mtime
+                data = plainfile.read_existing(memory_dir, name)
+                if data is None:
+                    raise FileNotFoundError(full)
+                text = data.decode("utf-8")
+                mtime = os.lstat(full).st_mtime
             except (OSError, UnicodeDecodeError) as exc:
                 warnings.append(f"{full}: not imported ({exc.__class__.__name__})")
                 continue

@@ -26,6 +26,7 @@ import re
 from wikimem.capture.project import project_slug
 from wikimem.harness.codextrust import codex_home
 from wikimem.importers.mirror import ImportedNote, Scan
+from wikimem.wiki import plainfile
 from wikimem.wiki.notes import kebab
 
 NAME = "codex-memories"
@@ -50,9 +51,12 @@ def memories_dir(given: str | None = None) -> str:
 
 
 def _read(path: str) -> tuple[str, float] | None:
+    """The file's text and time, never through a link (its target could be any file)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read(), os.stat(path).st_mtime
+        data = plainfile.read_existing(os.path.dirname(path), os.path.basename(path))
+        if data is None:
+            return None
+        return data.decode("utf-8"), os.lstat(path).st_mtime
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -29,7 +29,7 @@ import os
 import sqlite3
 import time
 
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, plainfile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -280,11 +280,12 @@ class Index:
 
     def _index_note(self, rel: str) -> None:
         full_path = os.path.join(self.memory_dir, rel)
+        text = plainfile.read_text(self.memory_dir, rel)
         try:
-            st = os.stat(full_path)
-            with open(full_path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+            st = os.lstat(full_path)
         except OSError:
+            text = None
+        if text is None:  # gone, or a link: a link's target is never indexed
             self._drop(rel)
             return
         meta, body = notemeta.read_meta(text)

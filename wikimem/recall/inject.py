@@ -35,7 +35,7 @@ from wikimem.recall.given import (
     standing_pending,
     turn_id,
 )
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, plainfile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,11 +69,10 @@ def _overhead() -> int:
 
 
 def _read(home: Home, rel: str) -> tuple[str, str] | None:
-    try:
-        with open(os.path.join(home.memory_dir, rel), encoding="utf-8", errors="replace") as fh:
-            meta, body = notemeta.read_meta(fh.read())
-    except OSError:
+    text = plainfile.read_text(home.memory_dir, rel)
+    if text is None:
         return None
+    meta, body = notemeta.read_meta(text)
     return one_line(str(meta.get("title") or rel)), data(_strip_markers(body).strip())
 
 
@@ -264,13 +263,9 @@ def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
     rows += index.notes("path LIKE 'profile/%'")
     bodies = []
     for path, *_ in rows:
-        try:
-            with open(
-                os.path.join(home.memory_dir, path), encoding="utf-8", errors="replace"
-            ) as fh:
-                bodies.append(notemeta.read_meta(fh.read())[1])
-        except OSError:
-            continue
+        text = plainfile.read_text(home.memory_dir, path)
+        if text is not None:
+            bodies.append(notemeta.read_meta(text)[1])
     return bodies
 
 

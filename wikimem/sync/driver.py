@@ -22,6 +22,9 @@ import shlex
 import subprocess
 import sys
 
+from wikimem.fsutil import atomic_write
+from wikimem.wiki import plainfile
+
 ATTRIBUTES = ".gitattributes"
 ATTRIBUTE_LINE = "*.md merge=wikimem"
 ATTRIBUTES_TEXT = f"""\
@@ -46,15 +49,13 @@ def install(memory_dir: str) -> list[str]:
     """Register the driver; the tracked files it changed (to commit)."""
     changed = []
     path = os.path.join(memory_dir, ATTRIBUTES)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        text = ""
-    if ATTRIBUTE_LINE not in text.splitlines():
+    # A link here (from a remote, a plain `git pull` or a hand) is never read or written
+    # through: pointed at ~/.bashrc or config.toml, appending our line would change that file.
+    link = os.path.islink(path)
+    text = "" if link else (plainfile.read_text(memory_dir, ATTRIBUTES) or "")
+    if link or ATTRIBUTE_LINE not in text.splitlines():
         new = ATTRIBUTES_TEXT if not text else text.rstrip("\n") + "\n" + ATTRIBUTES_TEXT
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(new)
+        atomic_write(path, new)
         changed.append(ATTRIBUTES)
     if _git_config(memory_dir, "--get", "merge.wikimem.driver").stdout.strip() != driver_command():
         _git_config(memory_dir, "merge.wikimem.name", "wikimem: merge notes by field and claim")

@@ -40,10 +40,21 @@ from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
 from wikimem.sync.remote import Channel, channels, configure, remember_remote
-from wikimem.sync.treemerge import TreeMerge, empty_tree, filter_tree, merge_trees, tree_of
+from wikimem.sync.treemerge import (
+    TreeMerge,
+    empty_tree,
+    filter_tree,
+    merge_trees,
+    safe_tree,
+    tree_of,
+    unsafe_entries,
+    without,
+)
+from wikimem.wiki import plainfile
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gitstore import GitError
 from wikimem.wiki.indexmd import write_index
+from wikimem.wiki.pathecho import echo_path
 
 JOURNAL = "sync-journal.json"
 PUSH_ATTEMPTS = 3
@@ -76,6 +87,7 @@ class RemoteOutcome:
     received: list[str] = field(default_factory=list)  # paths the merge changed here
     conflicts: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # what the remote held and sync left out
     joined: bool = False
     pushed: str = ""  # the commit pushed, if any
     remote_head: str = ""
@@ -89,6 +101,7 @@ class SyncResult:
     remotes: list[RemoteOutcome] = field(default_factory=list)
     recovered: bool = False
     remembered: str = ""  # the remote URL written to config.toml by this sync
+    removed: list[str] = field(default_factory=list)  # links and the like found committed here
     head: str = ""
     warnings: list[str] = field(default_factory=list)
 
@@ -175,6 +188,7 @@ def _sync_locked(
             store.commit(
                 changed_setup, _message("sync: merge notes with wikimem's merge driver", [], config)
             )
+        result.removed = _drop_unsafe(git, config)
     _commit_hand_edits(wiki, result)
     for ch in chans:
         configure(git, ch)
@@ -184,6 +198,30 @@ def _sync_locked(
         record.save(home, rec)
     result.head = git.out("rev-parse", "HEAD")
     return result
+
+
+def _drop_unsafe(git: Git, config: Config) -> list[str]:
+    """Links, submodules and unholdable names already committed here (by an older wikimem's
+    sync, a plain `git pull`, a hand) are removed in a commit of their own, and a link is
+    unlinked (never its target), so that no later read or push goes through it."""
+    head = git.out("rev-parse", "HEAD")
+    unsafe = unsafe_entries(git, tree_of(git, head))
+    if not unsafe:
+        return []
+    paths = [p for p, _ in unsafe]
+    tree = without(git, tree_of(git, head), paths, _temp_index(git))
+    lines = [f"- removed {echo_path(p)}: {why}" for p, why in unsafe]
+    message = _message("sync: remove what must not be in memory/", lines, config)
+    commit = git.out("commit-tree", tree, "-p", head, input=message)
+    git.run("update-ref", "-m", "wikimem sync: remove links", "HEAD", commit, head)
+    git.run(
+        "update-index", "--force-remove", "-z", "--stdin", input="".join(p + "\0" for p in paths)
+    )
+    for rel in paths:
+        full = os.path.join(git.repo, rel)
+        if os.path.islink(full):
+            os.unlink(full)
+    return [f"{echo_path(p)} ({why})" for p, why in unsafe]
 
 
 def _branch(git: Git) -> str:
@@ -272,6 +310,10 @@ def _sync_channel(
                     outcome.joined = outcome.joined or merge.joined
                     outcome.conflicts = sorted(set(outcome.conflicts) | set(merge.conflicts))
                     outcome.kept_edits = sorted(set(outcome.kept_edits) | set(merge.kept_edits))
+                    outcome.refused = sorted(
+                        set(outcome.refused)
+                        | {f"{echo_path(p)} ({why})" for p, why in merge.refused}
+                    )
                     if target != head:
                         say(f"merging {len(merge.changed)} changed notes")
                         outcome.received += _apply(home, git, config, head, target, own)
@@ -322,6 +364,7 @@ class _Merge:
     changed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
     kept_edits: list[str] = field(default_factory=list)
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (path, why) not taken
     joined: bool = False
 
 
@@ -340,7 +383,8 @@ def _plan(
     if not ch.filtered:
         if _ancestor(git, theirs, head):
             return None
-        if _ancestor(git, head, theirs):
+        info.refused = unsafe_entries(git, tree_of(git, theirs))
+        if _ancestor(git, head, theirs) and not info.refused:
             info.changed = _diff_names(git, head, theirs)
             return theirs, info, False  # a fast-forward
         base_out = git.run("merge-base", head, theirs, check=False).stdout.strip()
@@ -366,12 +410,18 @@ def _plan(
             filter_tree(git, tree_of(git, base_commit), keep) if base_commit else empty_tree(git)
         )
         their_tree = filter_tree(git, tree_of(git, theirs), keep)
+        info.refused = unsafe_entries(git, their_tree)
+    # Nothing that must not be checked out (a link, a submodule, a name too long) is taken from
+    # either side: the merged tree leaves it out, and the push removes it from the remote.
+    their_tree = without(git, their_tree, (p for p, _ in info.refused), _temp_index(git))
+    base_tree = safe_tree(git, base_tree, _temp_index(git))[0]
+    our_tree = safe_tree(git, tree_of(git, head), _temp_index(git))[0]
     labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
-    merge = merge_trees(git, base_tree, tree_of(git, head), their_tree, labels, _temp_index(git))
+    merge = merge_trees(git, base_tree, our_tree, their_tree, labels, _temp_index(git))
     info.conflicts, info.kept_edits = merge.conflicts, merge.kept_edits
     if merge.tree == tree_of(git, head) and ch.filtered:
         return head, info, False
-    message = _merge_message(ch, merge, info.joined, config)
+    message = _merge_message(ch, merge, info.joined, config, info.refused)
     target = git.out("commit-tree", merge.tree, "-p", head, "-p", theirs, input=message)
     info.changed = _diff_names(git, head, target)
     return target, info, True
@@ -401,10 +451,17 @@ def _message(subject: str, lines: list[str], config: Config) -> str:
     )
 
 
-def _merge_message(ch: Channel, merge: TreeMerge, joined: bool, config: Config) -> str:
+def _merge_message(
+    ch: Channel,
+    merge: TreeMerge,
+    joined: bool,
+    config: Config,
+    refused: list[tuple[str, str]],
+) -> str:
     what = "join" if joined else "merge"
     subject = f"sync: {what} {ch.name} ({ch.url})"
-    lines = [f"- conflict kept for the next dream: {p}" for p in merge.conflicts]
+    lines = [f"- refused {echo_path(p)}: {why}" for p, why in refused]
+    lines += [f"- conflict kept for the next dream: {p}" for p in merge.conflicts]
     lines += [f"- kept an edit the other side deleted: {p}" for p in merge.kept_edits]
     lines += [f"- merged: {p}" for p in merge.merged]
     return _message(subject, lines, config)
@@ -433,7 +490,11 @@ def _apply(home: Home, git: Git, config: Config, head: str, target: str, own: bo
             f"(`git -C {git.repo} checkout -- {in_the_way[0]}`), then sync again"
         )
     tracked = set(git.out("ls-files", "-z").split("\0"))
-    preserved = {p: _read_b64(os.path.join(git.repo, p)) for p in sorted(dirty & tracked)}
+    preserved = {
+        p: _read_b64(git.repo, p)
+        for p in sorted(dirty & tracked)
+        if not os.path.islink(os.path.join(git.repo, p))  # never read through, nor restored
+    }
     journal = {
         "old": head,
         "target": target,
@@ -459,18 +520,15 @@ def _dirty(git: Git) -> set[str]:
     return {e[3:] for e in out.split("\0") if len(e) > 3}
 
 
-def _read_b64(path: str) -> str | None:
-    try:
-        with open(path, "rb") as fh:
-            return base64.b64encode(fh.read()).decode()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
+def _read_b64(repo: str, rel: str) -> str | None:
+    data = plainfile.read_bytes(repo, rel)
+    return None if data is None else base64.b64encode(data).decode()
 
 
 def regenerate_index(git: Git, config: Config, commit: str, own: bool) -> str:
     """index.md regenerated from the notes now on disk, folded into `commit` when it is our own
     merge, else committed on top of it. Returns the commit HEAD is left at."""
-    if not write_index(git.repo):
+    if not write_index(git.repo, rev=commit):
         return commit
     blob = git.out("hash-object", "-w", "--", "index.md")
     index = _temp_index(git)

@@ -6,7 +6,9 @@ by git), merges each remaining path with `wikimem.sync.merge` (notes by field an
 other files as text keeping both sides' lines, `index.md` left as ours for the caller to
 regenerate), writes the merged blobs and returns the merged tree with what happened to each
 path. Only objects are written, so a crash here leaves the repository as it was.
-`filter_tree` keeps or drops top-level entries of a tree (what a filtered remote carries).
+`filter_tree` keeps or drops top-level entries of a tree (what a filtered remote carries);
+`safe_tree` drops what must never be checked out in memory/ (links, submodules, names no file
+system holds), whichever side it comes from.
 """
 
 from __future__ import annotations
@@ -48,6 +50,66 @@ def filter_tree(git: Git, tree: str, keep: Callable[[str], bool]) -> str:
     if len(kept) == len(entries):
         return tree
     return git.out("mktree", "-z", input="".join(e + "\0" for e in kept))
+
+
+# A path component longer than this cannot be created on common file systems: checking one out
+# would fail every later sync.
+NAME_MAX_BYTES = 255
+LINK_MODE = "120000"
+GITLINK_MODE = "160000"
+
+
+def unsafe_entries(git: Git, tree: str) -> list[tuple[str, str]]:
+    """(path, why) of what must never be checked out in memory/: symbolic links (a link pulled
+    from a remote would have readers of notes read, index and push its target: a credentials
+    file, `~/.bashrc`), submodules, and names no file system holds."""
+    listing = git.run("ls-tree", "-r", "-z", "--full-tree", tree).stdout
+    found = []
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        meta, path = entry.split("\t", 1)
+        mode = meta.split()[0]
+        if mode == LINK_MODE:
+            found.append((path, "a symbolic link"))
+        elif mode == GITLINK_MODE:
+            found.append((path, "a submodule"))
+        elif any(
+            len(part.encode("utf-8", "surrogateescape")) > NAME_MAX_BYTES
+            for part in path.split("/")
+        ):
+            found.append((path, f"a name longer than {NAME_MAX_BYTES} bytes"))
+    return found
+
+
+def without(git: Git, tree: str, paths: Iterable[str], index_path: str) -> str:
+    """`tree` with `paths` removed (written through a temporary index: objects only)."""
+    names = list(paths)
+    if not names:
+        return tree
+    env = {"GIT_INDEX_FILE": index_path}
+    try:
+        git.run("read-tree", tree, env=env)
+        git.run(
+            "update-index",
+            "--force-remove",
+            "-z",
+            "--stdin",
+            input="".join(n + "\0" for n in names),
+            env=env,
+        )
+        return git.out("write-tree", env=env)
+    finally:
+        try:
+            os.unlink(index_path)
+        except FileNotFoundError:
+            pass
+
+
+def safe_tree(git: Git, tree: str, index_path: str) -> tuple[str, list[tuple[str, str]]]:
+    """`tree` without its `unsafe_entries`, and what was left out."""
+    unsafe = unsafe_entries(git, tree)
+    return without(git, tree, (p for p, _ in unsafe), index_path), unsafe
 
 
 def read_blobs(git: Git, shas: Iterable[str]) -> dict[str, bytes]:

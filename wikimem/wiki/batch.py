@@ -182,7 +182,7 @@ class Wiki:
         commit = None
         message = self._message(subject, body, results, trailers, self.machine)
         if written:
-            write_index(self.memory_dir)
+            write_index(self.memory_dir, fresh=[r.write.path for r in written])
             paths = [r.write.path for r in written] + ["index.md"]
             commit = self.store.commit(paths, message)
         crash("after_commit")
@@ -268,7 +268,7 @@ class Wiki:
             message = self._message(subject, "", results, (), self.machine)
             commit = None
             if written:
-                write_index(self.memory_dir)
+                write_index(self.memory_dir, fresh=[r.write.path for r in written])
                 commit = self.store.commit([r.write.path for r in written] + ["index.md"], message)
             warnings = [w for r in results for w in r.warnings]
             for r in written:
@@ -351,7 +351,7 @@ class Wiki:
             # Roll forward: a person's change is worth keeping.
             paths = [str(e.get("path")) for e in entries if _plain_path(e.get("path"))]
             if paths:
-                write_index(self.memory_dir)
+                write_index(self.memory_dir, fresh=paths)
                 store.commit(
                     [*paths, "index.md"],
                     f"recover: {len(paths)} interrupted write(s)\n\nWikimem-Source: recover",

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from wikimem.capture.redact import redact, scrub, token_shaped
 from wikimem.config import Config, GateCommand
 from wikimem.fsutil import atomic_write
+from wikimem.wiki import plainfile
 from wikimem.wiki.notes import NoteError, parse_note, render_note, validate_path
 from wikimem.wiki.pathecho import echo_path, echo_reason
 
@@ -157,16 +158,14 @@ def content_hash(text: str | None) -> str:
 
 def read_current(memory_dir: str, rel: str) -> str | None:
     """The file's text, or None when there is none (a name no file system can hold included:
-    too long, a NUL, a loop of links: one poisoned path must not stop the others)."""
-    try:
-        with open(os.path.join(memory_dir, rel), encoding="utf-8", newline="") as fh:
-            return fh.read()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError, ValueError):
+    too long, a NUL, a link: one poisoned path must not stop the others)."""
+    data = plainfile.read_existing(memory_dir, rel)  # never through a link
+    if data is None:
         return None
-    except OSError as exc:
-        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP, errno.EINVAL):
-            return None
-        raise
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 class Gate:

@@ -2,17 +2,22 @@
 
 Contract: grouped by top folder (and by project under projects/), one line per note with a
 `[[wikilink]]` to its path labelled with its title (so Obsidian's graph links the index to every
-note), and the first sentence of its body. It is derived data: never edited by
-hand, never merged (a sync conflict on it is resolved by regenerating it).
+note), and the first sentence of its body. It is built only from text that passed the gate: what
+the commit names (`rev`) and the notes the commit being made writes (`fresh`); a file on disk
+that is not committed (a hand edit waiting for `sync`, a write the gate refused) or is a link is
+never read. It is derived data: never edited by hand, never merged (a sync conflict on it is
+resolved by regenerating it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+from collections.abc import Collection
 
 from wikimem.fsutil import atomic_write
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.links import wikilink
 from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
 
@@ -30,7 +35,7 @@ SECTION_TITLES = {
 
 
 def note_paths(memory_dir: str) -> list[str]:
-    """Every note under the top folders, as sorted relative paths."""
+    """Every note on disk under the top folders, as sorted relative paths (links are not notes)."""
     found: list[str] = []
     for top in TOP_FOLDERS:
         _walk(os.path.join(memory_dir, top), top, found)
@@ -43,67 +48,135 @@ def _walk(directory: str, rel: str, found: list[str]) -> None:
     except (FileNotFoundError, NotADirectoryError):
         return
     for entry in entries:
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") or entry.is_symlink():
             continue
-        if entry.is_dir():
-            if not entry.is_symlink():  # as os.walk: a linked folder is not descended into
-                _walk(entry.path, f"{rel}/{entry.name}", found)
-        elif entry.name.endswith(".md"):
+        if entry.is_dir(follow_symlinks=False):
+            _walk(entry.path, f"{rel}/{entry.name}", found)
+        elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
             found.append(f"{rel}/{entry.name}")
 
 
-def _entry(memory_dir: str, rel: str) -> str:
-    try:
-        with open(os.path.join(memory_dir, rel), encoding="utf-8", errors="replace") as fh:
-            meta, body = notemeta.read_meta(fh.read())
-    except OSError:
-        meta, body = {}, ""
+def _entry(rel: str, text: str) -> str:
+    meta, body = notemeta.read_meta(text)
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
     summary = first_sentence(body)
     line = f"- {wikilink(rel, title)}"
     return f"{line} — {summary}" if summary else line
 
 
-# Each note's line, by (mtime, size): the page is rebuilt on every commit, and reading every
-# note of a 10,000-note wiki each time would cost seconds. Machine-local, derived, in .git/.
+def _git(memory_dir: str, args: list[str], data: bytes | None = None) -> bytes | None:
+    env = {k: v for k, v in os.environ.items() if k not in ("GIT_INDEX_FILE", "GIT_WORK_TREE")}
+    try:
+        proc = subprocess.run(
+            ["git", "-C", memory_dir, *args],
+            input=data,
+            capture_output=True,
+            env=env,
+            check=False,
+        )
+    except OSError:
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def committed_notes(memory_dir: str, rev: str = "HEAD") -> dict[str, str]:
+    """{note path: blob id} of the regular files under the top folders in `rev`'s tree; empty
+    before the first commit. Links (mode 120000) and submodules are not notes."""
+    out = _git(memory_dir, ["ls-tree", "-r", "-z", "--full-tree", rev, "--", *TOP_FOLDERS])
+    notes: dict[str, str] = {}
+    for entry in (out or b"").split(b"\0"):
+        if not entry:
+            continue
+        meta, _, raw = entry.partition(b"\t")
+        mode, kind, sha = meta.split()
+        path = raw.decode("utf-8", "surrogateescape")
+        if kind == b"blob" and mode in (b"100644", b"100755") and _is_note(path):
+            notes[path] = sha.decode()
+    return notes
+
+
+def _is_note(rel: str) -> bool:
+    parts = rel.split("/")
+    return rel.endswith(".md") and not any(p.startswith(".") for p in parts)
+
+
+def _blob_texts(memory_dir: str, shas: list[str]) -> dict[str, str]:
+    """Many blobs through one `git cat-file --batch`."""
+    if not shas:
+        return {}
+    out = _git(memory_dir, ["cat-file", "--batch"], ("\n".join(shas) + "\n").encode())
+    texts: dict[str, str] = {}
+    pos = 0
+    data = out or b""
+    for sha in shas:
+        nl = data.find(b"\n", pos)
+        if nl < 0:
+            break
+        header = data[pos:nl].split()
+        if len(header) < 3:  # "<sha> missing"
+            pos = nl + 1
+            continue
+        size = int(header[2])
+        texts[sha] = data[nl + 1 : nl + 1 + size].decode("utf-8", "replace")
+        pos = nl + 1 + size + 1
+    return texts
+
+
+# Each note's line, by blob id: the page is rebuilt on every commit, and reading every note of a
+# 10,000-note wiki each time would cost seconds. Machine-local, derived, in .git/.
 ENTRY_CACHE = os.path.join(".git", "wikimem-index-entries.json")
 
 
-def _cached_entries(memory_dir: str, paths: list[str]) -> dict[str, str]:
-    cache_path = os.path.join(memory_dir, ENTRY_CACHE)
+def _load_cache(memory_dir: str) -> dict[str, str]:
     try:
-        with open(cache_path, encoding="utf-8") as fh:
+        with open(os.path.join(memory_dir, ENTRY_CACHE), encoding="utf-8") as fh:
             cached = json.load(fh)
-        if not isinstance(cached, dict):
-            cached = {}
     except (OSError, ValueError):
-        cached = {}
-    fresh: dict[str, list[object]] = {}
+        return {}
+    if not isinstance(cached, dict):
+        return {}
+    return {k: v for k, v in cached.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _entries(memory_dir: str, fresh: Collection[str], rev: str) -> dict[str, str]:
+    """Each note's index line, from what is committed in `rev` and, for the `fresh` paths (the
+    notes the commit being made writes, all through the gate), from disk. Nothing else on disk
+    is read: a hand edit not yet committed, or one the gate refused, never reaches index.md."""
+    blobs = committed_notes(memory_dir, rev)
+    fresh_texts: dict[str, str] = {}
+    for rel in fresh:
+        blobs.pop(rel, None)
+        if _is_note(rel) and rel.split("/", 1)[0] in TOP_FOLDERS:
+            text = plainfile.read_text(memory_dir, rel)
+            if text is not None:
+                fresh_texts[rel] = text
+    cached = _load_cache(memory_dir)
+    missing = sorted({sha for sha in blobs.values() if sha not in cached})
+    texts = _blob_texts(memory_dir, missing)
     entries: dict[str, str] = {}
-    for rel in paths:
+    kept: dict[str, str] = {}
+    for rel, sha in blobs.items():
+        # The line depends on the path (its default title) as well as the text.
+        key = f"{sha}:{rel}"
+        entry = cached.get(key)
+        if entry is None:
+            entry = _entry(rel, texts.get(sha, ""))
+        entries[rel] = kept[key] = entry
+    for rel, text in fresh_texts.items():
+        entries[rel] = _entry(rel, text)
+    if kept != cached and os.path.isdir(os.path.join(memory_dir, ".git")):
         try:
-            st = os.stat(os.path.join(memory_dir, rel))
-            stamp: list[object] = [st.st_mtime_ns, st.st_size]
-        except OSError:
-            stamp = [0, -1]
-        hit = cached.get(rel)
-        if isinstance(hit, list) and len(hit) == 3 and hit[:2] == stamp and stamp[1] != -1:
-            entry = str(hit[2])
-        else:
-            entry = _entry(memory_dir, rel)
-        entries[rel] = entry
-        fresh[rel] = [*stamp, entry]
-    if fresh != cached and os.path.isdir(os.path.dirname(cache_path)):
-        try:
-            atomic_write(cache_path, json.dumps(fresh, separators=(",", ":")))
+            atomic_write(
+                os.path.join(memory_dir, ENTRY_CACHE), json.dumps(kept, separators=(",", ":"))
+            )
         except OSError:
             pass  # only a cache
     return entries
 
 
-def render_index(memory_dir: str) -> str:
-    paths = note_paths(memory_dir)
-    entries = _cached_entries(memory_dir, paths)
+def render_index(memory_dir: str, fresh: Collection[str] = (), rev: str = "HEAD") -> str:
+    entries = _entries(memory_dir, fresh, rev)
+    paths = sorted(entries)
     out = [HEADER]
     if not paths:
         out.append(
@@ -129,15 +202,13 @@ def render_index(memory_dir: str) -> str:
     return "".join(out)
 
 
-def write_index(memory_dir: str) -> bool:
-    """Regenerate index.md atomically; True if its content changed."""
-    text = render_index(memory_dir)
+def write_index(memory_dir: str, fresh: Collection[str] = (), rev: str = "HEAD") -> bool:
+    """Regenerate index.md atomically from what `rev` holds plus the `fresh` notes being
+    committed now; True if its content changed. Never written through a link."""
+    text = render_index(memory_dir, fresh, rev)
     path = os.path.join(memory_dir, "index.md")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            if fh.read() == text:
-                return False
-    except OSError:
-        pass
-    atomic_write(path, text)
+    current = plainfile.read_text(memory_dir, "index.md")
+    if current == text:
+        return False
+    atomic_write(path, text)  # os.replace swaps a link for the file, never writes its target
     return True
