@@ -9,17 +9,15 @@ from wikimem.dream.claims import (
     Provenance,
     claims_in,
     compact_line,
-    content_terms,
     fold,
-    key_of,
     parse_line,
     past_claims,
     remove_superseded,
     retract,
-    subject_label,
     superseded_values,
-    supersedes,
 )
+from wikimem.dream.subjects import content_terms, key_of, subject_label
+from wikimem.dream.supersession import supersedes
 
 SAME = [
     (

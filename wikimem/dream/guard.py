@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from wikimem.dream import claims, digest
+from wikimem.dream import claims, digest, subjects, supersession
 from wikimem.dream.base import Prompt, SessionEvents
 from wikimem.dream.dates import parse_day
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
@@ -132,7 +132,7 @@ class ChunkGuard:
     def apply_claim(self, overlay: OverlayLike, op: ClaimOp, stamp: str) -> None:
         provenance = self.provenance(op.sources, stamp[:10])
         today = provenance.date or stamp[:10]
-        claim = claims.Claim(op.text, op.subject or claims.subject_label(op.text), provenance)
+        claim = claims.Claim(op.text, op.subject or subjects.subject_label(op.text), provenance)
         kind = default_kind(op.path)
         place = Placement(op.path, op.title, kind)
         project = self.project if op.path.startswith("projects/") else None
@@ -176,8 +176,8 @@ def conflicting_claims(body: str) -> tuple[str, str] | None:
     for i, a in enumerate(found):
         for b in found[i + 1 :]:
             same_label = bool(a.subject) and a.subject.lower() == b.subject.lower()
-            if same_label or claims.supersedes(b.text, a.text):
-                if claims.strip_history(a.text) == claims.strip_history(b.text):
+            if same_label or supersession.supersedes(b.text, a.text):
+                if subjects.strip_history(a.text) == subjects.strip_history(b.text):
                     continue
                 return a.text, b.text
     return None

@@ -27,7 +27,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from wikimem.dream import claims, commands, dates, digest, pitfalls, statements
+from wikimem.dream import (
+    claims,
+    commands,
+    dates,
+    digest,
+    pitfalls,
+    statements,
+    subjects,
+    supersession,
+)
 from wikimem.dream.base import DreamRequest, Proposal, ReadNote, SessionEvents
 from wikimem.dream.ops import Upsert
 from wikimem.dream.placement import placement, scope_paths
@@ -220,7 +229,7 @@ class OfflineBackend:
                     continue
                 place = placement(st, project)
                 provenance = claims.Provenance(s.client, day, work.link)
-                claim = claims.Claim(st.text, claims.subject_label(st.text), provenance)
+                claim = claims.Claim(st.text, subjects.subject_label(st.text), provenance)
                 for other in scope_paths(notes.under, place, project):
                     if other == place.path:
                         continue
@@ -253,7 +262,7 @@ class OfflineBackend:
                 for i, c in claims.claims_in(note.body)
                 if c.provenance is not None
                 and (c.provenance.link or "").startswith(f"projects/{project}/")
-                and claims.supersedes(claim.text, c.text)
+                and supersession.supersedes(claim.text, c.text)
             ]
             if drop:
                 gone = [lines[i] for i in drop]
@@ -280,7 +289,7 @@ class OfflineBackend:
                 return
             lines = note.body.split("\n")
             for i, c in reversed(claims.claims_in(note.body)):
-                if claims.strip_history(c.text) == claims.strip_history(text) or c.text == text:
+                if subjects.strip_history(c.text) == subjects.strip_history(text) or c.text == text:
                     del lines[i]
                     body = claims.record_past("\n".join(lines), [c.text], day)
                     self._changed(work, note, body)

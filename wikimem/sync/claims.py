@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from wikimem.dream.claims import parse_line, supersedes
+from wikimem.dream.claims import parse_line
+from wikimem.dream.supersession import supersedes
 
 
 @dataclass(frozen=True)

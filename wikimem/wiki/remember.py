@@ -18,7 +18,7 @@ from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug, slugify
 from wikimem.capture.redact import redact
-from wikimem.dream import claims, statements
+from wikimem.dream import claims, statements, subjects
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
@@ -131,7 +131,9 @@ def plan(
         else:
             rel, title, kind = path, title_for(path), None
         main = main or rel
-        claim = claims.Claim(st.text, claims.subject_label(st.text), claims.Provenance(source, day))
+        claim = claims.Claim(
+            st.text, subjects.subject_label(st.text), claims.Provenance(source, day)
+        )
         if path is None:
             for other in scope_paths(_lister(existing), place, project):
                 if other == rel:

@@ -1,0 +1,153 @@
+"""Whether a newer claim replaces an older one: yes, no, or cannot tell (DESIGN §5).
+
+Contract: `verdict(new, old)` returns SAME when both are certainly about one subject — one
+tool family's choice, the same typed value (port, host, version, …) of the same thing, a
+negation of what the old one favoured, the newer one naming the older one's value as what it
+is not, a move off what the old one names, or the same sentence with one short stretch
+changed; UNSURE when they look alike but the rules cannot tell (a value of the same kind for a
+thing described with more or other words, and no word of change); DIFFERENT otherwise. Only
+SAME replaces; an UNSURE pair is kept, both dated, newest first, and marked contested
+(`wikimem.dream.claims.fold`): an unsure rule never removes what a person said.
+`supersedes(new, old)` is `verdict(...) is SAME`. `rewrite_with_value` turns "moved to 9300"
+into the old statement with its value changed and "was OLD until DATE".
+"""
+
+from __future__ import annotations
+
+import re
+
+from wikimem.dream.subjects import (
+    _COMPATIBLE,
+    _TOKEN,
+    STOPWORDS,
+    VERBS,
+    _stem,
+    content_terms,
+    key_of,
+    strip_history,
+)
+
+# -- supersession --------------------------------------------------------------------------------
+
+
+def _entities_match(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The same thing: one description contains the other ("collector" and "metrics
+    collector"), or they share most of their words. Two things that each have a word of their
+    own ("alpha script", "bravo script") are two things."""
+    shared = a & b
+    if not shared:
+        return False
+    if a <= b or b <= a:
+        return True
+    return len(shared) / len(a | b) >= 0.6
+
+
+def _one_slot_changed(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """The same statement with a short stretch of words swapped: a common start and end holding
+    a content word, and at most 3 different words in between on either side."""
+    if a == b:
+        return True
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    if max(len(a), len(b)) - prefix - suffix > 3 or prefix + suffix < 2:
+        return False
+    if min(len(a), len(b)) - prefix - suffix == 0 and abs(len(a) - len(b)) > 0:
+        # one is the other plus a few words: a refinement, not a different claim
+        return prefix + suffix >= 3
+    common = a[:prefix] + a[len(a) - suffix :]
+    return any(w not in STOPWORDS and w not in VERBS and len(w) > 1 for w in common)
+
+
+def supersedes(new: str, old: str) -> bool:
+    """Whether statement `new` replaces statement `old` (they are about the same subject)."""
+    a, b = key_of(new), key_of(old)
+    if a.words == b.words:
+        return True
+    if a.normative and b.normative:
+        # Two rules about one family of tools: the newer choice is the one in force.
+        if a.category and a.category == b.category:
+            if a.favours and (b.favours or b.rejects):
+                return True
+            if a.rejects & b.favours:
+                return True
+            if not a.favours and a.rejects and not b.favours:
+                return bool(a.rejects & b.rejects)
+        if a.rejects & b.favours:
+            return True  # "never use npm" replaces "we use npm"
+    if a.attribute and b.attribute and a.value and b.value:
+        compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
+        if compatible and _entities_match(a.entity, b.entity):
+            return True
+    if _REPLACING.search(new) and _entities_match(a.entity, b.entity):
+        verbs_a = {w for w in a.words if w in _PREDICATES}
+        if verbs_a & {w for w in b.words if w in _PREDICATES}:
+            return True  # "the alpha script logs to journald instead of its log file"
+    if _moved_off(new, old):
+        return True  # "we migrated flags off Unleash" replaces "flags are served by Unleash"
+    return _one_slot_changed(a.words, b.words)
+
+
+_MOVED_OFF = re.compile(
+    r"\b(?:moved|migrated|switched|ported)\s+(?:[\w-]+\s+){0,3}?(?:off(?: of)?|away from|from)"
+    r"\s+(?P<x>[\w.+#/-]+)|\b(?:replaced|swapped(?: out)?)\s+(?P<y>[\w.+#/-]+)\s+(?:with|for)\b",
+    re.IGNORECASE,
+)
+
+
+def _moved_off(new: str, old: str) -> bool:
+    """Whether `new` says it moved away from something the old claim names, and it speaks of
+    what the old claim is about: every word of the old claim's subject ("feature flags" in
+    "Feature flags are served by Unleash") is in the new one. One shared generic word ("site",
+    "team") is not enough: the docs site moving off Netlify says nothing of the marketing site."""
+    old_words = {w.strip(".").lower() for w in _TOKEN.findall(old)}
+    for m in _MOVED_OFF.finditer(new):
+        thing = (m["x"] or m["y"]).strip(".").lower()
+        if thing in old_words and thing not in STOPWORDS:
+            subject = key_of(old).entity - {_stem(thing)}
+            if subject and subject <= content_terms(new):
+                return True
+    return False
+
+
+_REPLACING = re.compile(
+    r"\b(?:instead of|rather than|no longer|not anymore|replacing|in place of|moved from|"
+    r"switched from|migrated from)\b",
+    re.IGNORECASE,
+)
+_PREDICATES = frozenset(
+    """logs writes reads runs uses lives listens talks sends stores keeps calls points serves
+    deploys publishes builds goes sits connects is are""".split()
+)
+
+
+def _value_in(text: str, value: str) -> bool:
+    return (
+        re.search(r"(?<![\w.])" + re.escape(value) + r"(?![\w])", text, re.IGNORECASE) is not None
+    )
+
+
+def rewrite_with_value(old: str, new: str, date: str) -> str | None:
+    """When `new` only gives another value for what `old` describes ("moved to 9300"), `old`
+    with the value changed and "was OLD until DATE"; None when `new` should stand as it is."""
+    a, b = key_of(new), key_of(strip_history(old))
+    if (
+        not (a.value and b.value and a.attribute and b.attribute)
+        or a.value.lower() == b.value.lower()
+    ):
+        return None
+    compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
+    if not compatible or not _entities_match(a.entity, b.entity):
+        return None
+    if a.entity >= b.entity and len(a.entity) >= 2:
+        return None  # the new statement names the thing fully: it stands on its own
+    base = strip_history(old).rstrip()
+    m = re.search(r"(?<![\w.])" + re.escape(b.value) + r"(?![\w])", base, re.IGNORECASE)
+    if not m:
+        return None
+    changed = base[: m.start()] + a.value + base[m.end() :]
+    changed = changed.rstrip(".")
+    return f"{changed} (was {b.value} until {date})."
