@@ -35,29 +35,58 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from wikimem.dream.subjects import _ISO_DATE, content_terms, key_of, strip_history
-from wikimem.dream.supersession import _value_in, rewrite_with_value, supersedes
+from wikimem.dream.subjects import _ISO_DATE, CATEGORIES, content_terms, key_of, strip_history
+from wikimem.dream.supersession import (
+    DIFFERENT,
+    SAME,
+    UNSURE,
+    _value_in,
+    rewrite_with_value,
+    supersedes,
+    verdict,
+)
 
 # -- the line format -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """Who said a claim and when: a client (or remember, mcp, import) and a day, and the digest
-    of the session it was said in, when there is one."""
+    """Who said a claim and when: a client (or remember, mcp, import) and a day, the digest of
+    the session it was said in when there is one, and `by`: "" when the person said it, else
+    "agent" (the agent's own finding, or its write through MCP), "tool" (a command's output) or
+    "teammate" (arrived from someone else's machine)."""
 
     source: str
     date: str
     link: str | None = None  # note path without .md
+    by: str = ""
+
+    def _who(self) -> str:
+        word = BY_WORDS.get(self.by, "")
+        return f"{word} in {self.source}" if word and self.source else word or self.source
 
     def render(self) -> str:
-        label = " ".join(p for p in (self.source, self.date) if p)
+        label = " ".join(p for p in (self._who(), self.date) if p)
         if self.link:
             return f"([[{self.link}|{label}]])"
         return f"({label})"
 
     def compact(self) -> str:
-        return "(" + ", ".join(p for p in (self.source, self.date) if p) + ")"
+        return "(" + ", ".join(p for p in (self._who(), self.date) if p) + ")"
+
+
+# How a provenance names who said a claim other than the person (the person is the default:
+# lines written before this existed were all theirs).
+BY_WORDS = {"agent": "agent", "tool": "tool output", "teammate": "teammate"}
+_BY_LABEL = re.compile(r"^(?P<by>agent|tool output|teammate)(?: in (?P<source>.+))?$")
+
+
+def _source_and_by(source: str) -> tuple[str, str]:
+    m = _BY_LABEL.match(source.strip())
+    if not m:
+        return source, ""
+    by = next(k for k, v in BY_WORDS.items() if v == m["by"])
+    return (m["source"] or "").strip(), by
 
 
 @dataclass(frozen=True)
@@ -76,7 +105,7 @@ class Claim:
 _LINE = re.compile(r"^- (?:\*\*(?P<subject>[^*\n]{1,80})\*\*:\s*)?(?P<rest>.*)$")
 _PROV_LINK = re.compile(r"\s*\(\[\[(?P<link>[^\]|]+)(?:\|(?P<label>[^\]]*))?\]\]\)\s*$")
 _PROV_PLAIN = re.compile(
-    r"\s*\((?P<source>[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*)?),? (?P<date>\d{4}-\d\d-\d\d)\)\s*$"
+    r"\s*\((?P<source>[a-z][a-z0-9-]*(?: [a-z][a-z0-9-]*){0,3}),? (?P<date>\d{4}-\d\d-\d\d)\)\s*$"
 )
 _PROV_LEGACY = re.compile(
     r"\s*\((?:stated|noted|seen) (?P<date>\d{4}-\d\d-\d\d)?\s*(?:in|via) (?P<source>[^;()]+?)"
@@ -98,7 +127,9 @@ def parse_line(line: str) -> Claim | None:
         label = (pm["label"] or "").strip()
         date_m = re.search(r"\d{4}-\d\d-\d\d", label)
         source = label.replace(date_m.group(0), "").strip(" ,") if date_m else label
-        provenance = Provenance(source, date_m.group(0) if date_m else "", pm["link"].strip())
+        source, by = _source_and_by(source)
+        day = date_m.group(0) if date_m else ""
+        provenance = Provenance(source, day, pm["link"].strip(), by)
         rest = rest[: pm.start()]
     else:
         pm = _PROV_PLAIN.search(rest) or _PROV_LEGACY.search(rest)
@@ -112,7 +143,8 @@ def parse_line(line: str) -> Claim | None:
             ):
                 source = source.split(":", 1)[0]
             source = source.replace("wikimem remember", "remember")
-            provenance = Provenance(source, pm["date"] or "")
+            source, by = _source_and_by(source)
+            provenance = Provenance(source, pm["date"] or "", by=by)
             rest = rest[: pm.start()]
     return Claim(rest.strip(), (m["subject"] or "").strip(), provenance)
 
@@ -147,6 +179,7 @@ class Folded:
     body: str
     replaced: str | None = None  # the statement the new claim superseded
     changed: bool = True
+    contested: str | None = None  # the earlier statement kept beneath it, contested
 
 
 MAX_PAST = 20
@@ -180,6 +213,21 @@ def past_claims(body: str) -> list[str]:
     return out
 
 
+CONTESTED = "  - contested, earlier: "
+
+
+def contested_lines(body: str) -> list[tuple[int, Claim]]:
+    """(line index, claim) of the earlier claims kept under a newer one because the rules could
+    not tell whether the newer replaces them (`fold`)."""
+    out = []
+    for i, line in enumerate(body.split("\n")):
+        if line.startswith(CONTESTED):
+            claim = parse_line("- " + line[len(CONTESTED) :])
+            if claim is not None and claim.text:
+                out.append((i, claim))
+    return out
+
+
 def fold(
     body: str,
     claim: Claim,
@@ -187,19 +235,39 @@ def fold(
     today: str,
     same: Callable[[str, str], bool] | None = None,
 ) -> Folded:
-    """`body` with `claim` in it: replacing the claim it supersedes (by `supersedes`, or by
-    `same` when given), else appended."""
+    """`body` with `claim` in it: replacing the claim it supersedes (by `verdict`, or by `same`
+    when given); when the rules cannot tell whether it replaces one, put above it with the
+    earlier one kept beneath, marked contested (both dated); else appended."""
     lines = body.split("\n")
     target: int | None = None
-    matches = same or supersedes
+    unsure: int | None = None
     for i, existing in claims_in(body):
-        if matches(claim.text, existing.text) or (same is None and same_label(claim, existing)):
+        if same is not None:
+            found = SAME if same(claim.text, existing.text) else DIFFERENT
+        else:
+            found = SAME if same_label(claim, existing) else verdict(claim.text, existing.text)
+        if found is SAME:
             target = i  # the latest matching line is the one in force
+        elif found is UNSURE:
+            unsure = i
+    when = (claim.provenance.date if claim.provenance else "") or today
+    if same is None:
+        # An earlier claim kept as contested that the new one certainly replaces goes.
+        gone = [(i, c) for i, c in contested_lines(body) if verdict(claim.text, c.text) is SAME]
+        for i, _ in reversed(gone):
+            del lines[i]
+            target = None if target is None else target - (1 if i < target else 0)
+            unsure = None if unsure is None else unsure - (1 if i < unsure else 0)
+        if gone:
+            body = record_past("\n".join(lines), [strip_history(c.text) for _, c in gone], when)
+            lines = body.split("\n")
     if target is not None:
         old = parse_line(lines[target])
         assert old is not None
         restated = _norm_text(strip_history(old.text)) == _norm_text(strip_history(claim.text))
-        when = (claim.provenance.date if claim.provenance else "") or today
+        same_value = _same_value(claim.text, old.text)
+        if (restated or same_value) and _said_by_someone_else(claim) and not _said_by_someone_else(old):
+            return Folded(body, None, changed=False)  # the person's own words stay theirs
         text = claim.text
         if restated:
             text = old.text if len(old.text) >= len(claim.text) else claim.text
@@ -222,10 +290,21 @@ def fold(
         if new_line == lines[target]:
             return Folded(body, None, changed=False)
         lines[target] = new_line
-        if restated:
-            return Folded("\n".join(lines), None)
+        if restated or same_value:
+            return Folded("\n".join(lines), None)  # said again, not replaced
         replaced = strip_history(old.text)
         return Folded(record_past("\n".join(lines), [replaced], when), replaced)
+    if unsure is not None:
+        # Newest first, the earlier one beneath it, both dated: nothing a person said is lost
+        # on a guess, and whoever reads the note (or is given it) sees the two disagree.
+        earlier = lines[unsure]
+        lines[unsure : unsure + 1] = [claim.render(), CONTESTED + earlier[2:]]
+        text = "\n".join(lines)
+        contested = parse_line(earlier)
+        return Folded(
+            text if text.endswith("\n") else text + "\n",
+            contested=contested.text if contested else earlier,
+        )
     insert_at = len(lines)
     while insert_at > 0 and not lines[insert_at - 1].strip():
         insert_at -= 1
@@ -237,10 +316,27 @@ def fold(
     return Folded(text if text.endswith("\n") else text + "\n")
 
 
+def _same_value(new: str, old: str) -> bool:
+    """Both give the same value (the same version in other words): a restatement."""
+    a, b = key_of(new), key_of(strip_history(old))
+    return bool(
+        a.value and b.value and a.value.lower() == b.value.lower() and a.negative == b.negative
+    )
+
+
+def _said_by_someone_else(claim: Claim) -> bool:
+    return claim.provenance is not None and bool(claim.provenance.by)
+
+
 def same_label(new: Claim, old: Claim) -> bool:
-    """Two claims whose bold subjects are the same words: one subject, whatever the wording."""
+    """Two claims whose bold subjects are the same words: one subject, whatever the wording.
+    A tool family's label on a line that makes no choice in that family (an older version
+    labelled "Run lint with pnpm lint" as the JS package manager) names nothing."""
     a, b = new.subject.strip().lower(), old.subject.strip().lower()
-    return bool(a) and a == b
+    if not a or a != b:
+        return False
+    family = next((c for c, (label, _) in CATEGORIES.items() if label.lower() == b), None)
+    return family is None or key_of(strip_history(old.text)).category == family
 
 
 def _change_date(text: str, default: str) -> str:
@@ -253,19 +349,41 @@ def _norm_text(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
+def drop_lines(body: str, drop: Iterable[int]) -> str:
+    """`body` without the claim lines at `drop` (indexes into its lines). An earlier claim kept
+    contested beneath a dropped one is contested by nothing any more: it becomes a claim line of
+    its own again (unless it is dropped too)."""
+    lines = body.split("\n")
+    gone = set(drop)
+    out = []
+    orphaned = False
+    for i, line in enumerate(lines):
+        if line.startswith(CONTESTED):
+            if i in gone:
+                continue
+            out.append("- " + line[len(CONTESTED) :] if orphaned else line)
+            continue
+        orphaned = False
+        if i in gone:
+            orphaned = True
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
     """`body` without the claims `claim` supersedes (for notes other than the one it goes in)."""
-    lines = body.split("\n")
-    removed = []
-    for i, existing in reversed(claims_in(body)):
+    drop: list[int] = []
+    removed: list[str] = []
+    for i, existing in (*claims_in(body), *contested_lines(body)):
         if supersedes(claim.text, existing.text) or same_label(claim, existing):
             removed.append(existing.text)
-            del lines[i]
-    out = "\n".join(lines)
-    if removed:
-        day = claim.provenance.date if claim.provenance else ""
-        out = record_past(out, [strip_history(t) for t in removed], day or "")
-    return out, removed
+            drop.append(i)
+    if not removed:
+        return body, []
+    day = claim.provenance.date if claim.provenance else ""
+    out = drop_lines(body, drop)
+    return record_past(out, [strip_history(t) for t in removed], day or ""), removed
 
 
 def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
@@ -287,22 +405,22 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
     named = " ".join(target.lower().split()).strip(" .")
     if not want and not named:
         return body, []
-    lines = body.split("\n")
-    removed = []
-    for i, existing in reversed(claims_in(body)):
+    drop: list[int] = []
+    removed: list[str] = []
+    for i, existing in (*claims_in(body), *contested_lines(body)):
         if existing.subject and existing.subject.lower() == named:
             removed.append(existing.text)  # the subject itself was named
-            del lines[i]
+            drop.append(i)
             continue
         have = terms(existing.subject + " " + strip_history(existing.text))
         shared = want & have
         if shared and (len(shared) >= 2 or len(shared) / len(want) >= 0.5):
             removed.append(existing.text)
-            del lines[i]
-    out = "\n".join(lines)
-    if removed:
-        out = record_past(out, [strip_history(t) for t in removed], day)
-    return out, removed
+            drop.append(i)
+    if not removed:
+        return body, []
+    out = drop_lines(body, drop)
+    return record_past(out, [strip_history(t) for t in removed], day), removed
 
 
 def current_values(bodies: Iterable[str]) -> set[str]:

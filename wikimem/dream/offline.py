@@ -32,6 +32,7 @@ from wikimem.dream import (
     commands,
     dates,
     digest,
+    findings,
     pitfalls,
     statements,
     subjects,
@@ -216,36 +217,61 @@ class OfflineBackend:
     # -- statements ----------------------------------------------------------------------------
 
     def _statements(self, work: SessionWork, notes: NoteSet) -> None:
+        """Claims from the whole session, in the order they were said: the person's prompts,
+        the agent's final messages (its findings) and what tools printed (pinned versions)."""
         s = work.s
         project = work.project if work.project != "unknown" else None
         for r in s.events:
-            prompt = r.get("prompt")
-            if r.get("event") != "UserPromptSubmit" or not isinstance(prompt, str):
-                continue
             day = _day(r)
-            for st in statements.extract(prompt, _date(day), in_project=project is not None):
-                if st.kind == "retraction":
-                    self._retract(work, notes, st, project, day)
-                    continue
-                place = placement(st, project)
-                provenance = claims.Provenance(s.client, day, work.link)
-                claim = claims.Claim(st.text, subjects.subject_label(st.text), provenance)
-                for other in scope_paths(notes.under, place, project):
-                    if other == place.path:
-                        continue
-                    note = notes.existing(other)
-                    if note is None:
-                        continue
-                    body, removed = claims.remove_superseded(note.body, claim)
-                    if removed:
-                        self._changed(work, note, body)
-                if place.kind != "profile" and project:
-                    self._supersede_in_profile(work, notes, claim, project)
-                note = notes.get(place.path, place.title, place.kind, [])
-                folded = claims.fold(note.body, claim, today=day)
-                if folded.changed:
-                    self._changed(work, note, folded.body)
-                work.claims.append((place.path, st.text))
+            event = r.get("event")
+            prompt, message = r.get("prompt"), r.get("message")
+            if event == "UserPromptSubmit" and isinstance(prompt, str):
+                for st in statements.extract(prompt, _date(day), in_project=project is not None):
+                    if st.kind == "retraction":
+                        self._retract(work, notes, st, project, day)
+                    else:
+                        self._file(work, notes, st, project, day, "")
+            elif project is None:
+                continue  # an agent's or a tool's finding is about a project, or nothing
+            elif event in ("Stop", "AssistantMessage") and isinstance(message, str):
+                for st in findings.from_agent(message, _date(day)):
+                    self._file(work, notes, st, project, day, "agent")
+            elif event == "PostToolUse":
+                command, output = shell_command(r), r.get("output")
+                if command and isinstance(output, str):
+                    for st in findings.from_tool(command, output):
+                        self._file(work, notes, st, project, day, "tool")
+
+    def _file(
+        self,
+        work: SessionWork,
+        notes: NoteSet,
+        st: statements.Statement,
+        project: str | None,
+        day: str,
+        by: str,
+    ) -> None:
+        """Put one claim in the note of its scope and kind, replacing what it supersedes there
+        and elsewhere in the scope."""
+        place = placement(st, project)
+        provenance = claims.Provenance(work.s.client, day, work.link, by)
+        claim = claims.Claim(st.text, subjects.subject_label(st.text), provenance)
+        for other in scope_paths(notes.under, place, project):
+            if other == place.path:
+                continue
+            note = notes.existing(other)
+            if note is None:
+                continue
+            body, removed = claims.remove_superseded(note.body, claim)
+            if removed:
+                self._changed(work, note, body)
+        if place.kind != "profile" and project:
+            self._supersede_in_profile(work, notes, claim, project)
+        note = notes.get(place.path, place.title, place.kind, [])
+        folded = claims.fold(note.body, claim, today=day)
+        if folded.changed:
+            self._changed(work, note, folded.body)
+        work.claims.append((place.path, st.text))
 
     def _supersede_in_profile(
         self, work: SessionWork, notes: NoteSet, claim: claims.Claim, project: str
@@ -256,21 +282,18 @@ class OfflineBackend:
             note = notes.existing(path)
             if note is None:
                 continue
-            lines = note.body.split("\n")
-            drop = [
-                i
+            gone = [
+                (i, c)
                 for i, c in claims.claims_in(note.body)
                 if c.provenance is not None
                 and (c.provenance.link or "").startswith(f"projects/{project}/")
                 and supersession.supersedes(claim.text, c.text)
             ]
-            if drop:
-                gone = [lines[i] for i in drop]
-                for i in reversed(drop):
-                    del lines[i]
+            if gone:
                 day = claim.provenance.date if claim.provenance else ""
-                past = [c.text for ln in gone if (c := claims.parse_line(ln)) is not None]
-                self._changed(work, note, claims.record_past("\n".join(lines), past, day))
+                body = claims.drop_lines(note.body, (i for i, _ in gone))
+                past = [c.text for _, c in gone]
+                self._changed(work, note, claims.record_past(body, past, day))
 
     def _retract(
         self,
@@ -287,11 +310,9 @@ class OfflineBackend:
             note = notes.existing(path)
             if note is None:
                 return
-            lines = note.body.split("\n")
             for i, c in reversed(claims.claims_in(note.body)):
                 if subjects.strip_history(c.text) == subjects.strip_history(text) or c.text == text:
-                    del lines[i]
-                    body = claims.record_past("\n".join(lines), [c.text], day)
+                    body = claims.record_past(claims.drop_lines(note.body, [i]), [c.text], day)
                     self._changed(work, note, body)
                     return
             return

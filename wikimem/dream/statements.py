@@ -511,9 +511,14 @@ def extract(
                 continue
             kind = _classify(part, normative_lead)
             if kind is None:
-                if not explicit or _REQUEST.match(part) or len(part) < 8:
+                if asked and _REQUEST.match(part) and len(part) >= 8:
+                    # Asked to be remembered, an imperative is a standing rule ("Run lint with
+                    # pnpm lint before pushing"), not a task for now.
+                    kind = "preference"
+                elif not explicit or _REQUEST.match(part) or len(part) < 8:
                     continue
-                kind = "fact"
+                else:
+                    kind = "fact"
             scope = _scope(kind, part, in_project)
             if kind == "preference" and scope == "project":
                 kind = "convention"

@@ -172,7 +172,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("path", re.compile(r"(?<![\w/])(?P<v>(?:\.{0,2}/)?[\w.-]+/[\w./-]*[\w/])")),
-    ("number", re.compile(r"(?<![\w.:-])(?P<v>\d{2,6})(?![\w.])")),
+    ("number", re.compile(r"(?<![\w.:-])(?P<v>\d{2,6})(?![\w]|\.\d)")),
     ("date", re.compile(r"(?<!\d)(?P<v>\d{4}-\d\d-\d\d)(?!\d)")),
 )
 # Kinds of value that can stand in for each other: "moved to 9300" corrects "port 9102".
@@ -283,29 +283,76 @@ def _stem(word: str) -> str:
     return word
 
 
+# What follows a tool's name when the tool is being run, not chosen: "pnpm lint", "npm
+# install", "pytest tests/", "ruff check .". A claim that runs a tool says nothing about which
+# member of its family to use ("Run lint with pnpm lint before pushing" is not a package
+# manager rule, and must not replace one).
+_SUBCOMMANDS = frozenset(
+    """install i add remove rm uninstall run exec dlx x test tests lint build start dev ci
+    publish audit update upgrade outdated init create format check fmt typecheck serve watch
+    pack link why ls list config cache prune version compose pull push login logout sync lock
+    tidy get mod vet clippy doc bench clean fix up down ps logs inspect tag image images
+    container volume network buildx""".split()
+)
+_BACKTICKS = re.compile(r"`[^`\n]+`")
+
+
+def _run_not_chosen(text: str, start: int, end: int, ticks: list[tuple[int, int]]) -> bool:
+    """Whether the member at text[start:end] is a command being run (followed by a subcommand
+    or a path, or quoted as code together with more than itself)."""
+    for a, b in ticks:
+        if a < start and end < b and text[a + 1 : b - 1].strip() != text[start:end]:
+            return True
+    nxt = re.match(r"\s+([\w./:-]+)", text[end:])
+    if not nxt:
+        return False
+    word = nxt.group(1).lower()
+    return (
+        word in _SUBCOMMANDS
+        or "/" in word
+        or word.startswith(".")
+        or bool(re.fullmatch(r"[\w-]+\.(?:py|js|ts|json|toml|ya?ml|cfg|lock|txt|md)", word))
+    )
+
+
 def _category_mentions(text: str) -> list[tuple[int, str]]:
-    """(position, member) for every category member named in text."""
-    found: list[tuple[int, str]] = []
+    """(position, member) for every category member named in text where a choice is made,
+    not where the tool is merely run."""
+    ticks = [m.span() for m in _BACKTICKS.finditer(text)]
+    return [
+        (pos, member)
+        for pos, member, end in _all_mentions(text)
+        if not _run_not_chosen(text, pos, end, ticks)
+    ]
+
+
+def _all_mentions(text: str) -> list[tuple[int, str, int]]:
+    """(position, member, end) for every category member named in text."""
+    found: list[tuple[int, str, int]] = []
     for m in _SPACES.finditer(text):
         n = m["n"] or m["n2"]
         member = "tabs" if (m["tabs"] or m["tabs2"]) else f"{_NUMBER_WORDS.get(n.lower(), n)}-space"
-        found.append((m.start(), member))
+        found.append((m.start(), member, m.end()))
     for m in _QUOTES.finditer(text):
-        found.append((m.start(), f"{m['kind'].lower()}-quotes"))
+        found.append((m.start(), f"{m['kind'].lower()}-quotes", m.end()))
     for m in _EXPORTS.finditer(text):
-        found.append((m.start(), f"{m['kind'].lower()}-exports"))
+        found.append((m.start(), f"{m['kind'].lower()}-exports", m.end()))
     for m in _MERGES.finditer(text):
         kind = (m["kind"] or "merge").lower()
-        found.append((m.start(), "merge-commits" if kind == "merge" else f"{kind}-merges"))
+        member = "merge-commits" if kind == "merge" else f"{kind}-merges"
+        found.append((m.start(), member, m.end()))
     lowered = text.lower()
     for m in re.finditer(r"ruff format", lowered):
-        found.append((m.start(), "ruff-format"))
+        found.append((m.start(), "ruff-format", m.end()))
     for m in re.finditer(r"github actions|gitlab ci|vs ?code", lowered):
-        found.append((m.start(), m.group(0).replace(" ", "-").replace("vs-code", "vscode")))
+        member = m.group(0).replace(" ", "-").replace("vs-code", "vscode")
+        found.append((m.start(), member, m.end()))
     for m in _TOKEN.finditer(text):
         t = _norm_token(m.group(0))
         if t in _MEMBER and t not in {"ruff-format"}:
-            found.append((m.start(), t))
+            # the token may carry trailing punctuation ("npm."): the name ends where it does
+            end = m.start() + len(m.group(0).rstrip(".,;:!?"))
+            found.append((m.start(), t, end))
     return sorted(set(found))
 
 
@@ -419,6 +466,7 @@ def key_of(text: str) -> Key:
         entity = content_terms(entity_text, numbers=True)
     if attribute and attribute != "number":
         entity.discard(attribute)
+        entity.discard(_stem(attribute))  # "version" is stemmed "vers"
     words = tuple(w.strip(".").lower() for w in re.findall(r"[\w.+#/-]+", text))
     return Key(
         category=category,

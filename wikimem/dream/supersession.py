@@ -15,6 +15,7 @@ into the old statement with its value changed and "was OLD until DATE".
 from __future__ import annotations
 
 import re
+from enum import Enum
 
 from wikimem.dream.subjects import (
     _COMPATIBLE,
@@ -62,33 +63,82 @@ def _one_slot_changed(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return any(w not in STOPWORDS and w not in VERBS and len(w) > 1 for w in common)
 
 
-def supersedes(new: str, old: str) -> bool:
-    """Whether statement `new` replaces statement `old` (they are about the same subject)."""
+class Verdict(Enum):
+    SAME = "same"  # one subject: the newer claim replaces the older
+    UNSURE = "unsure"  # alike, but the rules cannot tell: keep both, contested
+    DIFFERENT = "different"
+
+
+SAME, UNSURE, DIFFERENT = Verdict.SAME, Verdict.UNSURE, Verdict.DIFFERENT
+
+# Words by which a statement says it changes something ("moved to 9300", "is 3.12 now"): a
+# value of the same kind for a thing described a little differently is then the same thing.
+_CHANGE = re.compile(
+    r"\b(?:moved|move|changed|change|switched|migrated|bumped|upgraded|downgraded|raised|"
+    r"lowered|renamed|relocated|now|no longer|anymore|instead|replac\w*|from now on|"
+    r"as of|going forward|updated|reassigned|handed over|took over|new)\b",
+    re.IGNORECASE,
+)
+
+
+def _names_old_value(new: str, value: str) -> bool:
+    """Whether `new` says the old value is no longer it: "3.12 now, not 3.11", "instead of
+    9102", "was 9102", "from 9102 to 9300", "9102 is gone", "rather than db-1"."""
+    v = re.escape(value)
+    return bool(
+        re.search(
+            rf"\b(?:not|no longer|instead of|rather than|was|were|from|replacing|replaces|"
+            rf"formerly|previously|used to be|no more)\s+(?:the\s+|on\s+|at\s+|port\s+|"
+            rf"version\s+|v)?{v}(?![\w.])|(?<![\w.]){v}\s*(?:->|→|is gone|was dropped|"
+            rf"was removed|no longer|isn'?t|is not|anymore)",
+            new,
+            re.IGNORECASE,
+        )
+    )
+
+
+def verdict(new: str, old: str) -> Verdict:
+    """Whether statement `new` replaces statement `old` (SAME), may (UNSURE), or is about
+    something else (DIFFERENT)."""
     a, b = key_of(new), key_of(old)
     if a.words == b.words:
-        return True
+        return SAME
     if a.normative and b.normative:
         # Two rules about one family of tools: the newer choice is the one in force.
         if a.category and a.category == b.category:
             if a.favours and (b.favours or b.rejects):
-                return True
+                return SAME
             if a.rejects & b.favours:
-                return True
-            if not a.favours and a.rejects and not b.favours:
-                return bool(a.rejects & b.rejects)
+                return SAME
+            if not a.favours and a.rejects and not b.favours and a.rejects & b.rejects:
+                return SAME
         if a.rejects & b.favours:
-            return True  # "never use npm" replaces "we use npm"
+            return SAME  # "never use npm" replaces "we use npm"
     if a.attribute and b.attribute and a.value and b.value:
         compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
-        if compatible and _entities_match(a.entity, b.entity):
-            return True
+        if compatible and a.entity & b.entity:
+            if a.entity <= b.entity:
+                return SAME  # the same thing, or a shorter reference back to it
+            if _names_old_value(new, b.value) or (
+                _CHANGE.search(new) and _entities_match(a.entity, b.entity)
+            ):
+                return SAME
+            if _entities_match(a.entity, b.entity):
+                # "The admin API listens on 9000" after "The API listens on 8080": the same
+                # API, or another one? The rules cannot tell.
+                return UNSURE
     if _REPLACING.search(new) and _entities_match(a.entity, b.entity):
         verbs_a = {w for w in a.words if w in _PREDICATES}
         if verbs_a & {w for w in b.words if w in _PREDICATES}:
-            return True  # "the alpha script logs to journald instead of its log file"
+            return SAME  # "the alpha script logs to journald instead of its log file"
     if _moved_off(new, old):
-        return True  # "we migrated flags off Unleash" replaces "flags are served by Unleash"
-    return _one_slot_changed(a.words, b.words)
+        return SAME  # "we migrated flags off Unleash" replaces "flags are served by Unleash"
+    return SAME if _one_slot_changed(a.words, b.words) else DIFFERENT
+
+
+def supersedes(new: str, old: str) -> bool:
+    """Whether statement `new` certainly replaces statement `old` (one subject)."""
+    return verdict(new, old) is SAME
 
 
 _MOVED_OFF = re.compile(

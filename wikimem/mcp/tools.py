@@ -194,23 +194,28 @@ class MemoryTools:
             operation = "update" if base else "create"
             writes = [MemoryWrite(rel, operation, content, SOURCE, (), base)]
             replaced: list[str] = []
+            contested: list[str] = []
         else:
             if len(" ".join(body.split())) > statements.MAX_STATEMENT:
                 raise ToolInputError(
                     f"text is over {statements.MAX_STATEMENT} characters, too long for one "
                     "remembered statement; give a path and replace=true to write a whole note"
                 )
-            writes, replaced, rel = plan(
+            writes, replaced, contested, rel = plan(
                 self.wiki, body, path=rel, project=place.project, source=SOURCE
             )
             for w in writes:
                 self._require_visible(w.path, place, "write")
             operation = next((w.operation for w in writes if w.path == rel), "update")
-        detail = "\n".join(f'Replaces: "{r}"' for r in replaced)
+        detail = "\n".join(
+            [f'Replaces: "{r}"' for r in replaced] + [f'Contested: "{c}"' for c in contested]
+        )
         result = self.wiki.commit_writes(writes, f"mcp: {operation} {rel}", body=detail)
         out = _outcome(result, rel)
         if replaced:
             out["replaced"] = replaced[0] if len(replaced) == 1 else replaced
+        if contested:
+            out["contested"] = contested
         return out
 
     def delete(

@@ -97,10 +97,10 @@ def _statements(text: str, project: str | None) -> list[statements.Statement]:
 
 def plan(
     wiki: Wiki, text: str, *, path: str | None, project: str | None, source: str = "remember"
-) -> tuple[list[MemoryWrite], list[str], str]:
+) -> tuple[list[MemoryWrite], list[str], list[str], str]:
     """The writes that fold `text` into the wiki: the note each statement belongs in (or
     `path`), and the claims it supersedes elsewhere in the same scope removed. Returns (writes,
-    replaced statements, the main note's path). The text is redacted before anything is made of
+    replaced statements, statements kept beside it as contested, the main note's path). The text is redacted before anything is made of
     it (or refused, with `gate.secrets = block`, without echoing it): a claim's subject and
     wording are rewritten from its words, which could hide a secret from the gate."""
     text = _without_secrets(wiki, text)
@@ -110,6 +110,7 @@ def plan(
     bases: dict[str, str] = {}
     created: set[str] = set()
     replaced: list[str] = []
+    contested: list[str] = []
     main = ""
 
     def load(rel: str, title: str, kind: str | None) -> Note:
@@ -147,6 +148,8 @@ def plan(
         folded = claims.fold(note.body, claim, today=day)
         if folded.replaced:
             replaced.append(folded.replaced)
+        if folded.contested:
+            contested.append(folded.contested)
         if folded.changed:
             bodies[rel] = note.with_changes(body=folded.body, updated=stamp)
     writes = []
@@ -158,7 +161,7 @@ def plan(
             continue
         operation = "create" if rel in created else "update"
         writes.append(MemoryWrite(rel, operation, content, source, (), bases[rel]))
-    return writes, replaced, main
+    return writes, replaced, contested, main
 
 
 def _lister(paths: list[str]) -> Callable[[str], list[str]]:
@@ -185,8 +188,14 @@ def remember(
             "`wikimem edit general/<name>.md`"
         )
     rel = resolve_path(wiki, path) if path else None
-    writes, replaced, main = plan(wiki, text, path=rel, project=project)
-    body = "\n".join(f'Replaces: "{r}"' for r in replaced)
+    writes, replaced, contested, main = plan(wiki, text, path=rel, project=project)
+    body = "\n".join(
+        [f'Replaces: "{r}"' for r in replaced]
+        + [
+            f'Contested: "{c}" (kept beneath the new claim; cannot tell if it replaces it)'
+            for c in contested
+        ]
+    )
     return wiki.commit_writes(writes, f"remember: {main}", body=body)
 
 
