@@ -266,7 +266,11 @@ def fold(
         assert old is not None
         restated = _norm_text(strip_history(old.text)) == _norm_text(strip_history(claim.text))
         same_value = _same_value(claim.text, old.text)
-        if (restated or same_value) and _said_by_someone_else(claim) and not _said_by_someone_else(old):
+        if (
+            (restated or same_value)
+            and _said_by_someone_else(claim)
+            and not _said_by_someone_else(old)
+        ):
             return Folded(body, None, changed=False)  # the person's own words stay theirs
         text = claim.text
         if restated:
