@@ -26,10 +26,12 @@ Messages API that answers each turn as a good model would (bench/memeval/scripte
 the model path (prompt, validation, correction round, gate) is measured with known answers.
 
     python bench/memory_eval.py [--backend offline|model|both] [--json] [--verbose]
-                                [--cases SUBSTRING] [--heldout] [--keep DIR]
+                                [--cases SUBSTRING] [--set main|heldout|heldout2] [--keep DIR]
 
-`--heldout` runs the held-out cases (bench/memeval/heldout.py) instead: written after the
-heuristics were tuned on the main set, they estimate how much of its score is overfitting.
+`--set` picks the cases: `main` (bench/memeval/cases.py, the default); `heldout`
+(bench/memeval/heldout.py, also `--heldout`), written after the heuristics were tuned on the main
+set, to estimate how much of its score is overfitting; `heldout2` (bench/memeval/heldout2.py),
+40 cases written before the judgment changes of 2026-12-02 and never tuned on.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from _common import machine, table  # noqa: E402
 from memeval import scoring  # noqa: E402
 from memeval.cases import Case, Session, build_cases  # noqa: E402
 from memeval.heldout import build_heldout_cases  # noqa: E402
+from memeval.heldout2 import build_heldout2_cases  # noqa: E402
 from memeval.replay import Answer, Replayer, Run, load_run, save_run  # noqa: E402
 from memeval.scripted_model import MessagesServer, ScriptedModel  # noqa: E402
 
@@ -416,11 +419,18 @@ def as_json(out: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def select_cases(pattern: str | None, heldout: bool = False) -> tuple[list[Case], list[str]]:
+SETS = {
+    "main": ("", build_cases),
+    "heldout": ("held-out cases", build_heldout_cases),
+    "heldout2": ("second held-out set", build_heldout2_cases),
+}
+
+
+def select_cases(pattern: str | None, case_set: str = "main") -> tuple[list[Case], list[str]]:
     from wikimem.harness import CLIENTS as SUPPORTED
 
     cases, skipped = [], []
-    for case in build_heldout_cases() if heldout else build_cases():
+    for case in SETS[case_set][1]():
         if pattern and pattern not in case.id and pattern not in case.category:
             continue
         if case.needs_client and case.needs_client not in SUPPORTED:
@@ -437,10 +447,13 @@ def main() -> int:
     ap.add_argument("--verbose", action="store_true", help="failing cases with what was injected")
     ap.add_argument("--cases", help="only cases whose id or category contains this")
     ap.add_argument(
-        "--heldout",
-        action="store_true",
-        help="run the held-out cases (bench/memeval/heldout.py) instead of the main ones",
+        "--set",
+        dest="case_set",
+        choices=tuple(SETS),
+        help="which cases to run: main (default), heldout (bench/memeval/heldout.py), heldout2 "
+        "(bench/memeval/heldout2.py)",
     )
+    ap.add_argument("--heldout", action="store_true", help="the same as --set heldout")
     ap.add_argument("--keep", help="build the homes under this directory and keep them")
     ap.add_argument(
         "--reuse",
@@ -448,7 +461,11 @@ def main() -> int:
         help="score the homes already under --keep again, without replaying",
     )
     args = ap.parse_args()
-    cases, skipped = select_cases(args.cases, args.heldout)
+    if args.heldout and args.case_set not in (None, "heldout"):
+        print("--heldout and --set disagree", file=sys.stderr)
+        return 2
+    case_set = "heldout" if args.heldout else args.case_set or "main"
+    cases, skipped = select_cases(args.cases, case_set)
     if not cases:
         print("no case matches", file=sys.stderr)
         return 2
@@ -478,7 +495,7 @@ def main() -> int:
         data = [as_json(o) for o in outputs]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
         return 0
-    label = ", held-out cases" if args.heldout else ""
+    label = f", {SETS[case_set][0]}" if SETS[case_set][0] else ""
     print(f"memory evaluation{label} ({machine()})")
     if skipped:
         print(f"skipped (client not supported by this wikimem): {', '.join(skipped)}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,9 +16,11 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 sys.path.insert(0, str(BENCH))
 
 from memeval import scoring  # noqa: E402
-from memeval.cases import PROJECTS, Drop, Put, build_cases  # noqa: E402
+from memeval.cases import PROJECTS, Case, Drop, Put, Session, build_cases  # noqa: E402
 from memeval.clients import CLIENTS, Edit, Run, Turn  # noqa: E402
-from memeval.scripted_model import ScriptedModel  # noqa: E402
+from memeval.heldout import build_heldout_cases  # noqa: E402
+from memeval.heldout2 import build_heldout2_cases  # noqa: E402
+from memeval.scripted_model import ScriptedModel, marker  # noqa: E402
 
 # -- values and the past ----------------------------------------------------------------------
 
@@ -163,6 +166,36 @@ def test_cases_are_many_and_well_formed() -> None:
         for item in c.history:
             assert item.project in keys
     assert {c.query.client for c in cases} >= {"claude", "codex", "cursor"}
+
+
+def test_the_second_held_out_set_is_forty_cases_over_six_projects_and_four_clients() -> None:
+    cases = build_heldout2_cases()
+    assert len(cases) == 40 and len({c.id for c in cases}) == 40
+    assert all(c.id.startswith("h2-") for c in cases)
+    assert {c.query.project for c in cases} | {i.project for c in cases for i in c.history} == {
+        p.key for p in PROJECTS
+    }
+    clients = {c.query.client for c in cases} | {
+        i.client for c in cases for i in c.history if isinstance(i, Session)
+    }
+    assert clients >= {"claude", "codex", "cursor", "gemini"}
+    for c in cases:
+        assert c.expect or c.old or c.foreign or c.junk, c.id
+
+
+@pytest.mark.parametrize("build", [build_cases, build_heldout_cases, build_heldout2_cases])
+def test_every_scripted_turn_is_recognisable_by_its_prompt(build: Callable[[], list[Case]]) -> None:
+    """The scripted model finds a turn by the first 80 characters of its prompt: two turns
+    sharing them would get each other's answers."""
+    marks = [
+        marker(t.prompt)
+        for c in build()
+        for i in c.history
+        if isinstance(i, Session)
+        for t in i.turns
+        if t.model
+    ]
+    assert len(set(marks)) == len(marks)
 
 
 def test_session_ids_share_prefixes_but_stay_distinct() -> None:
