@@ -58,6 +58,8 @@ class Figures:
     prose_missed: dict[str, list[str]] = field(default_factory=dict)
     ordinary_prose_flagged: list[str] = field(default_factory=list)
     ordinary_flagged: list[tuple[str, str]] = field(default_factory=list)
+    # category -> (formats caught in every context, formats)
+    by_category: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def measure() -> Figures:
@@ -78,6 +80,9 @@ def measure() -> Figures:
                 r.prose_caught[name] += 1
             else:
                 r.prose_missed.setdefault(p.text, []).append(name)
+    for f in HELDOUT_FORMATS:
+        caught, total = r.by_category.get(f.category, (0, 0))
+        r.by_category[f.category] = (caught + (f.name not in r.formats_missed), total + 1)
     r.ordinary_prose_flagged = [redact(s)[0] for s in ORDINARY_PROSE if redact(s)[1]]
     r.ordinary_flagged = [(c, redact(t)[0][:160]) for c, t in ORDINARY if redact(t)[1]]
     return r
@@ -102,6 +107,12 @@ def main() -> int:
     ]
     print(table(rows, ["context", "formats caught", "prose secrets caught"]))
     print(f"\nformats caught in every context: {r.formats - len(r.formats_missed)}/{r.formats}")
+    print(
+        table(
+            [[c, f"{k}/{n}"] for c, (k, n) in r.by_category.items()],
+            ["category", "caught in every context"],
+        )
+    )
     print(f"formats missed in at least one context: {len(r.formats_missed)}")
     for name, where in r.formats_missed.items():
         print(f"  missed: {name} [{_where(r.contexts, where)}]")

@@ -87,6 +87,7 @@ class Format:
     text: str
     secret: str
     source: str
+    category: str
     # Further parts of the secret that must vanish too (the lines of a key block).
     parts: tuple[str, ...] = ()
 
@@ -97,12 +98,14 @@ class Format:
 
 def _formats() -> list[Format]:
     out: list[Format] = []
+    section = [""]
 
     def add(name: str, text: str, secret: str, source: str, parts: tuple[str, ...] = ()) -> None:
         assert secret in text and all(p in text for p in parts), name
-        out.append(Format(name, text, secret, source, parts))
+        out.append(Format(name, text, secret, source, section[0], parts))
 
     # --- Chat and bots -------------------------------------------------------------------------
+    section[0] = "chat and bots"
     s = "xoxe" + ".xoxp-1-" + rand(ALNUM, 163)
     add(
         "slack configuration access token",
@@ -219,6 +222,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Signing keys and key material ---------------------------------------------------------
+    section[0] = "signing keys"
     pub = "AAAAC3NzaC1lZDI1NTE5AAAAI" + rand(B64, 43)
     private = base64.b64encode(b"\x00\x00\x00\x20" + raw(32)).decode()
     add(
@@ -420,6 +424,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Data platforms --------------------------------------------------------------------------
+    section[0] = "data platforms"
     pw = password()
     add(
         "snowflake sqlalchemy url",
@@ -551,6 +556,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Mail --------------------------------------------------------------------------------------
+    section[0] = "mail"
     s = uuid4()
     add(
         "postmark server token",
@@ -617,6 +623,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Telephony and SMS ---------------------------------------------------------------------------
+    section[0] = "telephony"
     s = rand(HEX, 32)
     add(
         "twilio auth token (positional)",
@@ -654,6 +661,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Connection strings ------------------------------------------------------------------------
+    section[0] = "connection strings"
     pw = password()
     add(
         "postgres keyword dsn",
@@ -794,6 +802,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Cloud and infrastructure --------------------------------------------------------------------
+    section[0] = "cloud and infrastructure"
     s = "1//0" + _rng.choice("eg") + rand(URLSAFE, 98)
     add(
         "google oauth refresh token (adc)",
@@ -1006,6 +1015,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Package registries and build tools ------------------------------------------------------------
+    section[0] = "package registries"
     s = "rubygems" + "_" + rand(HEX, 48)
     add(
         "rubygems api key",
@@ -1123,6 +1133,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Observability ------------------------------------------------------------------------------
+    section[0] = "observability"
     s = rand(HEX, 32) + "FFFFNRAL"
     add(
         "new relic license key",
@@ -1239,6 +1250,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Payments ---------------------------------------------------------------------------------
+    section[0] = "payments"
     s = "sq0csp" + "-" + rand(URLSAFE, 43)
     add(
         "square oauth application secret",
@@ -1336,6 +1348,7 @@ def _formats() -> list[Format]:
     )
 
     # --- AI providers -----------------------------------------------------------------------------------
+    section[0] = "AI providers"
     s = "api" + "_org_" + rand(string.ascii_letters, 34)
     add(
         "hugging face org token (legacy)",
@@ -1429,6 +1442,7 @@ def _formats() -> list[Format]:
     )
 
     # --- CI and delivery ----------------------------------------------------------------------------------
+    section[0] = "CI and delivery"
     s = "CCIPAT" + "_" + rand(ALNUM, 22) + "_" + rand(HEX, 40)
     add(
         "circleci personal api token",
@@ -1508,6 +1522,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Other SaaS ---------------------------------------------------------------------------------------
+    section[0] = "other SaaS"
     s = "pat" + "-na1-" + uuid4()
     add(
         "hubspot private app token",
@@ -1609,6 +1624,7 @@ def _formats() -> list[Format]:
     )
 
     # --- Local passwords in tools' own formats -------------------------------------------------------------
+    section[0] = "tool passwords"
     s = "-".join(rand(ALNUM, 5) for _ in range(5))
     add(
         "nextcloud app password",
