@@ -104,6 +104,38 @@ def _git_checks(home: Home) -> list[Check]:
     return [Check("git", "ok", f"memory/ at {str(head)[:10]}, clean")]
 
 
+def _review_checks(home: Home) -> list[Check]:
+    """Claims kept contested: the rules could not tell whether the newer replaces the earlier."""
+    from wikimem.wiki.review import contested, held
+
+    out = [
+        Check(
+            "claims",
+            "warn",
+            f"{h.path}: held until you confirm it (it has an agent run a command fetched from "
+            f"the network, so it is never injected): {h.text[:160]}",
+            f"if you mean it, delete the mark (`wikimem edit {h.path}`); else delete the line",
+        )
+        for h in held(home.memory_dir)
+    ]
+    pairs = contested(home.memory_dir)
+    if not pairs:
+        return out
+    first = pairs[0]
+    out.append(
+        Check(
+            "claims",
+            "warn",
+            f"{len(pairs)} claim(s) kept contested, e.g. in {first.path}: "
+            f'"{first.newer}" (newer) and "{first.earlier}" (earlier); agents are given both',
+            "keep the true one: delete the other line (`wikimem edit "
+            f"{first.path}` or Obsidian), or say which holds in a session or with "
+            "`wikimem remember`",
+        )
+    )
+    return out
+
+
 def _index_checks(home: Home) -> list[Check]:
     from wikimem.recall.index import open_index
 
@@ -356,6 +388,7 @@ def diagnose(home: Home, project_dir: str | None = None) -> list[Check]:
     from wikimem import leftovers
 
     checks += _git_checks(home) + _index_checks(home) + _events_checks(home)
+    checks += _review_checks(home)
     from wikimem.sync.health import checks as sync_checks
 
     checks += sync_checks(home)

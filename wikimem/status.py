@@ -100,6 +100,16 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         "notes": notes,
         "index": _index_freshness(home, notes),
     }
+    from wikimem.wiki.review import contested, held
+
+    if waiting := held(home.memory_dir):
+        extra["held claims"] = (
+            f"{len(waiting)} (never injected until you confirm them; `wikimem doctor` lists them)"
+        )
+    if pairs := contested(home.memory_dir):
+        extra["contested claims"] = (
+            f"{len(pairs)} (both kept, newer first; `wikimem doctor` says where and how to settle)"
+        )
     from wikimem.sync.health import summary as sync_summary
 
     if (sync_line := sync_summary(home)) is not None:

@@ -42,9 +42,9 @@ from wikimem.dream.supersession import (
     UNSURE,
     _value_in,
     rewrite_with_value,
-    supersedes,
     verdict,
 )
+from wikimem.wiki.notemeta import HELD_MARK
 
 # -- the line format -------------------------------------------------------------------------------
 
@@ -214,6 +214,42 @@ def past_claims(body: str) -> list[str]:
 
 
 CONTESTED = "  - contested, earlier: "
+# A command fetched from the network and run: `curl … | sh`, `bash <(wget …)`, `iwr … | iex`.
+_FETCH_AND_RUN = re.compile(
+    r"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|;&\n]*\|\s*"
+    r"(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|fish|python3?|node|perl|ruby|php|iex|"
+    r"invoke-expression|pwsh|powershell)\b|"
+    r"\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
+    r"\b(?:eval|sh\s+-c|bash\s+-c)\s+[\"']?\$\(\s*(?:curl|wget)\b",
+    re.IGNORECASE,
+)
+
+
+def runs_fetched_code(text: str) -> bool:
+    """Whether a claim would have an agent run code fetched from the network."""
+    return bool(_FETCH_AND_RUN.search(text))
+
+
+def hold_new(body: str, before: str) -> str:
+    """`body` with each claim line that is new since `before` and runs fetched code marked held
+    (`held_text`). A line already there is left as it is: a person confirms one by deleting the
+    mark, and the next dream must not put it back."""
+    old = set(before.split("\n"))
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("- ") and line not in old and runs_fetched_code(line):
+            claim = parse_line(line)
+            if claim is not None and HELD_MARK not in line:
+                lines[i] = replace(claim, text=held_text(claim.text)).render()
+    return "\n".join(lines)
+
+
+def held_text(text: str) -> str:
+    """A claim's text marked held for the person's confirmation (`notemeta.HELD_MARK`): stored
+    and shown to the person, never injected or indexed until they remove the mark."""
+    if HELD_MARK in text:
+        return text
+    return f"{HELD_MARK} (it runs a command fetched from the network; delete this mark to confirm): {text}"
 
 
 def contested_lines(body: str) -> list[tuple[int, Claim]]:
@@ -234,6 +270,7 @@ def fold(
     *,
     today: str,
     same: Callable[[str, str], bool] | None = None,
+    change: bool = False,
 ) -> Folded:
     """`body` with `claim` in it: replacing the claim it supersedes (by `verdict`, or by `same`
     when given); when the rules cannot tell whether it replaces one, put above it with the
@@ -245,7 +282,9 @@ def fold(
         if same is not None:
             found = SAME if same(claim.text, existing.text) else DIFFERENT
         else:
-            found = SAME if same_label(claim, existing) else verdict(claim.text, existing.text)
+            found = (
+                SAME if same_label(claim, existing) else verdict(claim.text, existing.text, change)
+            )
         if found is SAME:
             target = i  # the latest matching line is the one in force
         elif found is UNSURE:
@@ -375,12 +414,12 @@ def drop_lines(body: str, drop: Iterable[int]) -> str:
     return "\n".join(out)
 
 
-def remove_superseded(body: str, claim: Claim) -> tuple[str, list[str]]:
+def remove_superseded(body: str, claim: Claim, change: bool = False) -> tuple[str, list[str]]:
     """`body` without the claims `claim` supersedes (for notes other than the one it goes in)."""
     drop: list[int] = []
     removed: list[str] = []
     for i, existing in (*claims_in(body), *contested_lines(body)):
-        if supersedes(claim.text, existing.text) or same_label(claim, existing):
+        if verdict(claim.text, existing.text, change) is SAME or same_label(claim, existing):
             removed.append(existing.text)
             drop.append(i)
     if not removed:

@@ -70,7 +70,30 @@ _ROW = re.compile(
 HEADER = ["| command | kind | ok runs | failed runs | last ok |", "|---|---|---|---|---|"]
 
 
+# Commands that only look: they say nothing about how the project is built, tested or run.
+_READ_ONLY = re.compile(
+    r"^(?:sudo\s+)?(?:ls|ll|la|cat|head|tail|less|more|bat|grep|egrep|rg|ag|ack|find|fd|pwd|echo|"
+    r"printf|which|whereis|type|wc|tree|file|stat|du|df|env|printenv|date|whoami|id|hostname|"
+    r"uname|ps|top|htop|jq|yq|diff|cmp|sort|uniq|cut|awk|realpath|readlink|basename|dirname|"
+    r"history|man|tldr|open|xdg-open|code|true|sleep|clear)\b|"
+    r"^(?:sudo\s+)?sed\s+-n\b|"
+    r"^git\s+(?:status|log|diff|show|branch|remote|blame|grep|ls-files|ls-tree|rev-parse|"
+    r"describe|shortlog|reflog|stash list|config --get|tag -l|fetch)\b|"
+    r"^(?:pip3?|python3? -m pip)\s+(?:list|show|freeze|check|--version)\b|"
+    r"^(?:npm|pnpm|yarn|bun)\s+(?:ls|list|view|info|outdated|why|config get|--version|-v)\b|"
+    r"^(?:docker|kubectl|helm)\s+(?:ps|images|logs|get|describe|inspect|version|ls|list|top)\b|"
+    r"\s(?:--version|-V|--help|-h)\s*$"
+)
+
+
+def read_only(command: str) -> bool:
+    """Whether `command` only reads (lists, prints, searches, asks a version or for help)."""
+    return bool(_READ_ONLY.search(command.strip()))
+
+
 def command_kind(command: str) -> str | None:
+    if read_only(command):
+        return None
     for kind, pattern in COMMAND_KINDS:
         if pattern.search(command):
             return kind

@@ -14,6 +14,11 @@ Contract:
     pin them (`.python-version`, `.nvmrc`, `.node-version`, `.ruby-version`, `.tool-versions`,
     `go.mod`, `rust-toolchain(.toml)`, `pyproject.toml`'s `requires-python`, `package.json`'s
     `engines.node`), read with `cat`, `head`, `grep`, … .
+  - `settings_read(command, output)` and `confirmed(settings, message)`: a setting a command
+    printed from a configuration file (`spark.executor.instances 12` in
+    `conf/spark-defaults.conf`) becomes a claim only when the agent's message of that turn
+    names its value and its key: a whole config file printed is not a list of facts, the one
+    the agent relied on is.
 Both return `statements.Statement`s (kind fact, scope project); the caller records who said it
 (`Provenance.by` "agent" or "tool") so an agent, and a person reading the note, can tell a
 finding from what the person said. Deterministic, dependency-free.
@@ -30,7 +35,9 @@ from wikimem.dream.subjects import key_of
 
 # Kinds of value a finding may give: checkable, and what people ask an agent about later. A
 # path alone is not one (an agent's summary names the files it touched in every sentence).
-TYPED = frozenset({"port", "host", "url", "version", "owner", "schedule", "time", "email"})
+TYPED = frozenset(
+    {"port", "host", "url", "version", "owner", "schedule", "time", "email", "quantity"}
+)
 MAX_FINDING = 220
 _NOT_A_FINDING = re.compile(
     r"^(?:i|i'?ve|i'?ll|i'?d|i'?m|i have|i will|let me|let'?s|we'?ll|you|your|now,|done|next|"
@@ -152,3 +159,49 @@ def from_tool(command: str, output: str) -> list[statements.Statement]:
 
 def _pinned(what: str, name: str, value: str) -> statements.Statement:
     return statements.Statement("fact", f"{what} ({name}) is {value}.", "project")
+
+
+_CONFIG_FILE = re.compile(
+    r"(?:\.(?:conf|cfg|ini|properties|env|toml|ya?ml)|/\.env(?:\.[\w-]+)?|^\.env(?:\.[\w-]+)?)$"
+)
+_SETTING = re.compile(
+    r"^\s*(?:export\s+)?(?P<key>[A-Za-z_][\w.-]{2,80})\s*(?:=|:|\s)\s*[\"']?"
+    r"(?P<value>[^\s\"'#,]{1,120})[\"']?\s*(?:#.*)?$"
+)
+MAX_SETTINGS = 200
+
+
+def settings_read(command: str, output: str) -> list[tuple[str, str, str]]:
+    """(file, key, value) of the settings a read-only command printed from one config file."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    if not words or words[0] not in ("cat", "head", "tail", "bat", "less", "more", "grep", "rg"):
+        return []
+    files = [w for w in words[1:] if not w.startswith("-") and _CONFIG_FILE.search(w)]
+    if len(files) != 1:
+        return []  # two files printed together: a value cannot be told to one
+    found = []
+    for line in output.splitlines()[:MAX_SETTINGS]:
+        m = _SETTING.match(line)
+        if m:
+            found.append((files[0], m["key"], m["value"]))
+    return found
+
+
+def _terms(text: str) -> set[str]:
+    words = re.findall(r"[a-z][a-z0-9]+", text.lower())
+    return {w[:-1] if w.endswith("s") and len(w) > 4 else w for w in words}
+
+
+def confirmed(settings: list[tuple[str, str, str]], message: str) -> list[statements.Statement]:
+    """The settings the agent's message relies on: it names the value and a word of the key."""
+    said = _terms(message)
+    values = set(re.findall(r"[\w.:/-]+", message))
+    out = []
+    for file, key, value in settings:
+        key_words = _terms(key.replace(".", " ").replace("_", " ")) - {"spark", "app", "the"}
+        if value in values and key_words & said:
+            out.append(statements.Statement("fact", f"{file} sets {key} = {value}.", "project"))
+    return out

@@ -17,7 +17,7 @@ Contract (`ChunkGuard`, one per chunk of one project's events):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
 from wikimem.dream import claims, digest, subjects, supersession
@@ -148,6 +148,7 @@ class ChunkGuard:
         existing = overlay.note(op.path)
         body = existing.body if existing is not None else ""
         folded = claims.fold(body, claim, today=today)
+        folded = replace(folded, body=claims.hold_new(folded.body, body))
         if existing is None:
             title = op.title or op.path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
             overlay.changed[op.path] = new_note(

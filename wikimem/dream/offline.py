@@ -221,6 +221,7 @@ class OfflineBackend:
         the agent's final messages (its findings) and what tools printed (pinned versions)."""
         s = work.s
         project = work.project if work.project != "unknown" else None
+        settings: list[tuple[str, str, str]] = []  # read from config files this turn
         for r in s.events:
             day = _day(r)
             event = r.get("event")
@@ -236,11 +237,17 @@ class OfflineBackend:
             elif event in ("Stop", "AssistantMessage") and isinstance(message, str):
                 for st in findings.from_agent(message, _date(day)):
                     self._file(work, notes, st, project, day, "agent")
+                for st in findings.confirmed(settings, message):
+                    self._file(work, notes, st, project, day, "tool")
+                settings = []
             elif event == "PostToolUse":
                 command, output = shell_command(r), r.get("output")
                 if command and isinstance(output, str):
                     for st in findings.from_tool(command, output):
                         self._file(work, notes, st, project, day, "tool")
+                    settings += findings.settings_read(command, output)
+            elif event == "UserPromptSubmit":
+                settings = []
 
     def _file(
         self,
@@ -262,13 +269,13 @@ class OfflineBackend:
             note = notes.existing(other)
             if note is None:
                 continue
-            body, removed = claims.remove_superseded(note.body, claim)
+            body, removed = claims.remove_superseded(note.body, claim, st.change)
             if removed:
                 self._changed(work, note, body)
         if place.kind != "profile" and project:
             self._supersede_in_profile(work, notes, claim, project)
         note = notes.get(place.path, place.title, place.kind, [])
-        folded = claims.fold(note.body, claim, today=day)
+        folded = claims.fold(note.body, claim, today=day, change=st.change)
         if folded.changed:
             self._changed(work, note, folded.body)
         work.claims.append((place.path, st.text))

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem.dream.commands import read_only
 from wikimem.dream.render import clip, error_excerpt, shell_command, shell_outcome, touched_files
 
 MAX_EXPLANATION = 420
@@ -59,6 +60,34 @@ def base_of(command: str) -> str:
     """The tool and what it runs, without the options: `npm test -- --x` → `npm test`."""
     words = [w for w in command.split() if not w.startswith("-")]
     return " ".join(words[:2]) if words else command
+
+
+# Runners that start another tool: the tool is the word after them.
+_RUNNERS = frozenset("npx bunx pnpx uvx exec run poetry uv pipenv bundle".split())
+_TARGET = re.compile(r"[\w.-]*/[\w./-]+|[\w-]+\.\w{1,5}(?:::\w+)?")
+
+
+def tool_of(command: str) -> str:
+    words = command.split()
+    while len(words) > 1 and words[0] in _RUNNERS:
+        words = words[1:]
+    return words[0] if words else ""
+
+
+def targets_of(command: str) -> frozenset[str]:
+    """The files or paths a command runs on (`src/widgets/Widget30.test.tsx`)."""
+    return frozenset(
+        w for w in command.split()[1:] if not w.startswith("-") and _TARGET.fullmatch(w)
+    )
+
+
+def same_run(failed: str, passed: str) -> bool:
+    """Whether a passing command reruns what failed: the same tool and what it runs, on the
+    same targets (another test file passing fixes nothing about this one), or on everything."""
+    if base_of(failed) != base_of(passed):
+        return False
+    a, b = targets_of(failed), targets_of(passed)
+    return a == b or not b
 
 
 def explain(messages: Sequence[str]) -> str:
@@ -114,14 +143,17 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
                 if base not in failing:
                     failing[base] = Pitfall(command, error_excerpt(r), command)
                     messages[base] = []
-            elif base in failing:
+            elif base in failing and same_run(failing[base].command, command):
                 pitfall = failing.pop(base)
                 pitfall.fixed_by = command
                 found.append((pitfall, messages.pop(base)))
-            else:
+            elif not read_only(command):
                 for pending in failing.values():
-                    if command not in pending.ran:
-                        pending.ran.append(command)  # e.g. `pip install -e .` before the rerun
+                    # e.g. `pip install -e .` before the rerun; only a command that touches
+                    # what failed (its tool, a word of the command or of its error) can have
+                    # fixed it: the next command run is not a cause
+                    if command not in pending.ran and _touches(command, pending):
+                        pending.ran.append(command)
             continue
         for pending in failing.values():
             pending.files.extend(f for f in touched_files(r) if f not in pending.files)
@@ -129,7 +161,51 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
     for pitfall, said in found:
         pitfall.explanation = explain(said)
         out.append(pitfall)
+    for base, pitfall in failing.items():
+        # Never fixed in the session: worth keeping only with the agent's account of the cause
+        # ("the local database has no ledger_entries table"), never with an invented fix.
+        cause = explain_cause(messages.get(base, []))
+        if cause:
+            pitfall.fixed_by = ""
+            pitfall.files, pitfall.ran = [], []
+            pitfall.explanation = cause
+            out.append(pitfall)
     return out
+
+
+def explain_cause(messages: Sequence[str]) -> str:
+    """The sentences of the agent's messages that say why something failed (no fix claimed)."""
+    found: list[str] = []
+    used = 0
+    for message in messages:
+        for sentence in _SENTENCE.split(" ".join(message.split())):
+            s = sentence.strip()
+            if len(s) >= 12 and _CAUSE.search(s) and not _FILLER.match(s) and s not in found:
+                if used + len(s) > MAX_EXPLANATION:
+                    break
+                found.append(s)
+                used += len(s) + 1
+    return " ".join(found)
+
+
+_WORD = re.compile(r"[A-Za-z_][\w.-]{3,}")
+_GENERIC = frozenset(
+    """test tests true false error errors failed fail failure exit code line file files found
+    none null with from that this then install build check lint python python3 node main
+    src lib run --""".split()
+)
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower().strip(".-") for w in _WORD.findall(text)} - _GENERIC
+
+
+def _touches(command: str, pending: Pitfall) -> bool:
+    """Whether `command` acts on what failed: the same tool, or a distinctive word of the
+    failing command or of its error (a module, a package, a file, a setting)."""
+    if tool_of(command) == tool_of(pending.command):
+        return True
+    return bool(_words(command) & (_words(pending.command) | _words(pending.error)))
 
 
 def pitfall_text(p: Pitfall) -> str:
@@ -143,7 +219,9 @@ def pitfall_text(p: Pitfall) -> str:
         fixes.append("editing " + ", ".join(f"`{f}`" for f in p.files[:4]))
     if fixes:
         text += "; fixed by " + " and ".join(fixes)
-    if p.fixed_by != p.command:
+    if not p.fixed_by:
+        text += "; not fixed in that session"
+    elif p.fixed_by != p.command:
         text += f"; `{clip(p.fixed_by, 120)}` passed"
     text += "."
     if p.explanation:

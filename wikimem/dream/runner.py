@@ -44,6 +44,7 @@ from wikimem.config import Config, load_config
 from wikimem.dream import carry as carrying
 from wikimem.dream.base import Backend, BackendError, DreamRequest, Proposal, SessionEvents
 from wikimem.dream.carry import Carry, Deferred, Parked
+from wikimem.dream.claims import hold_new
 from wikimem.dream.guard import ChunkGuard
 from wikimem.dream.offline import digest_operations
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
@@ -184,6 +185,9 @@ class Overlay:
                 return guard.apply_retract(self, op, stamp)
             if isinstance(op, Upsert):
                 existing = self.note(op.path)
+                # A new claim that has an agent run code fetched from the network waits for the
+                # person (docs/security.md); one they confirmed is left alone.
+                op = replace(op, body=hold_new(op.body, existing.body if existing else ""))
                 # Pinning is a person's call: a dream keeps whatever the note had (gate rule too).
                 if existing is None:
                     note = new_note(

@@ -118,7 +118,12 @@ _TASK_VERBS = (
     r"deploy|test|move|change|set up|setup|configure|document|search|grep|figure out|adjust|"
     r"drop|point|clean up|reformat|format|migrate|reinstall|schedule|apply|carry on|continue|"
     r"proceed|do|go|start|stop|keep going|ping|tweak|patch|wire|hook up|reply|answer|cut|tag|"
-    r"release|ship|publish|rerun|retry|dry-run"
+    r"release|ship|publish|rerun|retry|dry-run|pin|unpin|rip out|rip|kick off|port|tidy|route|"
+    r"clear|convert|simplify|swap|rewrite|wrap|split|rotate|reprocess|rebuild|regenerate|amend|"
+    r"squash|rebase|pull|fetch|sync|watch|raise|lower|increase|decrease|replace|restore|copy|"
+    r"paste|send|email|post|call|hit|query|benchmark|profile|trace|reset|restart|reload|kill|"
+    r"enable|disable|turn on|turn off|switch|mark|label|close|finish|wrap up|give|get|bring|put|"
+    r"take|use"
 )
 _REQUEST = re.compile(
     r"^(?:please\s+|pls\s+|now\s+|then\s+|ok\s+|okay\s+|just\s+|go ahead and\s+)*"
@@ -130,7 +135,8 @@ _CONDITION = re.compile(
     r"\b(?:before|after|when|whenever|every time|each time|if|unless|while|once)\b", re.IGNORECASE
 )
 _TRANSIENT_PERSON = re.compile(
-    r"\b(?:i'?m seeing|i am seeing|i see|i'?m getting|i am getting|i got|i get|i'?m having|"
+    r"\b(?:i (?:never|didn'?t|did not|don'?t|do not) (?:say|said|mean|meant|ask|asked|know|knew|"
+    r"think|thought|want|wanted|care|get it|understand)\b|i'?m seeing|i am seeing|i see|i'?m getting|i am getting|i got|i get|i'?m having|"
     r"i'?m trying|i am trying|i'?m working on|i'?m going to|i am going to|i'?ll|i will|i just|"
     r"i was|i'?m stuck|i am stuck|i'?m not sure|i am not sure|i'?m confused|i'?m lost|"
     r"let me|can'?t figure|no idea|i think|i guess|i believe|i wonder|not sure|"
@@ -139,12 +145,21 @@ _TRANSIENT_PERSON = re.compile(
     r"(?:have|has)n'?t (?:\w+ )?(?:settled|decided|figured|chosen|picked))\b",
     re.IGNORECASE,
 )
+# "i'm wiring up the new webhook handler today": what the person is doing now, not a fact.
+_DOING_NOW = re.compile(
+    r"^(?:i'?m|i am|we'?re|we are) (?!using\b|based\b|from\b|on\b|in\b|going back\b|"
+    r"switching\b|moving (?:to|off|away)\b|migrating\b|reverting\b|standardi[sz]ing\b|"
+    r"dropping\b)(?:\w+ )?\w+ing\b",
+    re.IGNORECASE,
+)
 _TRANSIENT_STATE = re.compile(
     r"\b(?:there'?s (?:a|an|some) (?:error|bug|issue|problem)|something (?:is|'s) (?:wrong|off|broken)|"
     r"is (?:failing|broken|down|flaky|wrong|outdated|out of date)|"
     r"are (?:failing|broken|flaky|wrong|outdated|out of date)|doesn'?t work|does not work|"
     r"not working|isn'?t working|maybe|perhaps|probably|might be|seems|looks like|right now|"
-    r"at the moment|currently broken|for now|temporarily|this time|just this once)\b",
+    r"at the moment|currently broken|for now|temporarily|this time|just this once|again|"
+    r"keeps? \w+ing|still \w+ing|(?:is|are) (?:slow|slower|stuck|hanging|timing out|red)|"
+    r"running out of|ran out of|the wrong)\b",
     re.IGNORECASE,
 )
 _NORMATIVE = re.compile(
@@ -153,7 +168,11 @@ _NORMATIVE = re.compile(
     r"stop using|avoid|we use|i use|we're using|we are using|(?:we|i)(?:'ve| have)? switched to|"
     r"switched to|we moved to|we now use|i now use|make sure to|must not|must always|"
     r"should never|should always|only use|as a rule|our convention|the convention|no longer use|"
-    r"we don'?t use|(?:we|i)(?:'ve| have)? dropped|no more|is the way to|the way to run)\b",
+    r"we don'?t use|(?:we|i)(?:'ve| have)? dropped|no more|is the way to|the way to run|"
+    r"^(?:(?:we'?re |i'?m |we are |i am )?(?:going|switching|moving|reverting) )?back to|"
+    r"^revert(?:ing)? to|(?:don'?t|dont|do not|never) (?:ever )?(?!know|think|remember|see|"
+    r"understand|care|mind)[a-z]+|(?:is|are|isn'?t|aren'?t) not allowed|(?:is|are) forbidden|"
+    r"(?:that|this|it) stays|stays? (?:on|at|with|as)|goes in|go in|belongs? in|has to go)\b",
     re.IGNORECASE,
 )
 _IMPERATIVE_RULE = re.compile(
@@ -168,15 +187,18 @@ _RULE_PIECE = re.compile(
     re.IGNORECASE,
 )
 _ABOUT_ME = re.compile(
-    r"^(?:i am (?!seeing|getting|having|trying|working on|going|not sure|stuck|confused)|"
-    r"i'm (?!seeing|getting|having|trying|working on|going|not sure|done|back|here|stuck|confused|lost)|"
+    # Who the person is ("I'm a backend engineer", "I'm based in Lisbon"), not what they are in
+    # the middle of ("I'm halfway through splitting …", "I'm about to merge").
+    r"^(?:i(?:'m| am) (?:a|an|the|on the|in the|part of|based|from|colou?r ?blind|left-handed|"
+    r"right-handed|vegan|vegetarian|allergic|deaf|hard of hearing|dyslexic|\d+)\b|"
     r"my name is|i work (?:at|on|for|as|in)|i live|my (?:role|job|team|timezone|time zone|"
     r"pronouns|email|github|handle|manager|company|employer|shell|editor|os|laptop|machine|"
     r"keyboard|layout) (?:is|are)|call me|i speak|i'm based|i am based|i'm from|i am from)\b",
     re.IGNORECASE,
 )
 _HABIT = re.compile(
-    r"^i(?:'ve| have)? (?:always |never |usually |often |only |mostly |generally |normally |now )?"
+    r"^(?:(?:for|in|with|when|on) [\w' -]{2,40}?,? )?"  # "for merge conflicts I use meld"
+    r"i(?:'ve| have)? (?:always |never |usually |often |only |mostly |generally |normally |now )?"
     r"(?:use|prefer|like|love|review|write|work|format|code|run|keep|take|type|block|read|"
     r"commit|push|merge|test|deploy|name|avoid|want|switched|dropped|moved to|do|given up on|"
     r"stopped using|quit using)\b",
@@ -187,12 +209,87 @@ _PERSONAL = re.compile(
     r"for me|to me|with me|when you (?:answer|reply|respond|explain|write|talk)|your (?:answers|"
     r"replies|responses|explanations|tone)|(?:answer|reply|respond|explain|talk|write to me|"
     r"summari[sz]e) (?:in|briefly|concisely|tersely|with|without|like)|emojis?|be (?:brief|"
-    r"concise|terse|direct)|keep (?:answers|replies|responses) (?:short|brief)|"
-    r"(?:in|for|across) (?:all|every|each|any) (?:of )?(?:my |our |the )?(?:[\w-]+ )?"
-    r"(?:projects?|repos?|repositor(?:y|ies)|codebases?)|i use \S+ everywhere|globally|"
-    r"across (?:all )?(?:my |our )?(?:projects|repos)|whatever the project|in any project)\b",
+    r"concise|terse|direct)|keep (?:(?:your|the) )?(?:answers|replies|responses) (?:short|brief)|"
+    r"i use \S+ everywhere)\b",
     re.IGNORECASE,
 )
+# How the person wants an agent to work with them: true across all their work, whatever words
+# it comes in ("keep answers short", "quit explaining every step, just show the result").
+_WORKING_STYLE = re.compile(
+    r"\b(?:(?:your|the) (?:answers|replies|responses|explanations|tone|summaries)|"
+    r"(?:answer|reply|respond|explain|talk|write to me|summari[sz]e) (?:in|briefly|concisely|"
+    r"tersely|with|without|like)|emojis?|be (?:brief|concise|terse|direct|blunt)|"
+    r"keep (?:(?:your|the|it|things) )?(?:answers?|replies|reply|responses?|explanations?|it|"
+    r"things)? ?(?:short|brief|concise|tight|terse)|(?:short|brief|terse|concise) (?:answers|"
+    r"replies|responses)|(?:don'?t|do not|stop|quit|no more) (?:explain|narrat|apologi|"
+    r"summari[sz]|repeat|recap|walk(?:ing)? me through)\w*|just show (?:me )?(?:the )?(?:result|"
+    r"diff|code|answer|output)s?|skip the (?:preamble|explanations?|summary|pleasantries|intro)|"
+    r"no (?:emojis|preamble|fluff|small talk|pleasantries)|(?:show|ask|tell|check with|ping) me\b|"
+    r"(?:british|american|us|uk|canadian|australian) (?:spelling|english)|spelling|"
+    r"(?:iso|us|european) dates|date format|"
+    r"run (?:it|them|that|things) by me|(?:in )?everything you write|when you write|"
+    r"your (?:writing|commit messages|code comments|pull requests|prs|pr descriptions|shell)|"
+    r"commit (?:msgs|messages)|pr descriptions|code comments|"
+    r"my (?:own |usual |default |favou?rite )?(?:mergetool|difftool|editor|ide|terminal|shell|"
+    r"prompt|font|theme|keyboard|layout|browser|dotfiles|setup|workflow|machine|laptop|tmux|"
+    r"tmux session|git ?config|aliases|calendar))\b",
+    re.IGNORECASE,
+)
+# A rule said to hold beyond this repository, wherever it sits in the sentence or its label: "in
+# all my repos", "for every Python project of mine", "in my Go projects", "any Go service I
+# own", "in general" (not a bare "everywhere": "strings use double quotes everywhere" is about
+# this codebase).
+_EVERYWHERE_PHRASE = (
+    r"(?:(?:in|for|across|on|to) (?:all|every|each|any|evry) (?:of )?(?:my |our |the |your )?"
+    r"(?:[\w+#.-]+ ){0,2}(?:projects?|repos?|repositor(?:y|ies)|codebases?|services?|apps?|"
+    r"packages?|libraries|libs?|crates?|modules?|workspaces?)|"
+    r"(?:all|every|each|any) (?:of )?(?:my|our) (?:[\w+#.-]+ ){0,2}(?:projects?|repos?|"
+    r"repositor(?:y|ies)|codebases?|services?|apps?|packages?|libraries|crates?)|"
+    r"(?:every|each|any) (?:[\w+#.-]+ ){0,2}(?:project|repo|repository|codebase|service|app|"
+    r"package|library|crate) (?:of mine|i (?:own|write|maintain|start|touch|work on))|"
+    r"in (?:my|our) (?:[\w+#.-]+ ){0,2}(?:projects|repos|repositories|codebases|services|apps)|"
+    r"across (?:(?:all|my|our) )*(?:projects|repos|repositories|codebases|services)|"
+    r"whatever the (?:project|repo)|no matter (?:the|which|what) (?:project|repo)|"
+    r"in any (?:project|repo)|wherever i work|everywhere i (?:work|code|go)|across the board|"
+    r"whenever i (?:code|work))"
+)
+_EVERYWHERE = re.compile(r"\b" + _EVERYWHERE_PHRASE + r"\b", re.IGNORECASE)
+# "In all my Python repos, type-check with mypy", "for every Python project of mine, use
+# pyright": the phrase opens a standing rule (when a comma, or a subject or rule word, follows:
+# in "any Go service I own should log in JSON" it is the subject).
+_SCOPE_LEAD = re.compile(
+    r"^" + _EVERYWHERE_PHRASE + r"(?: of (?:mine|ours)| (?:i|we) (?:own|write|maintain|start|"
+    r"touch|work on))?\b(?:[,:;]\s+|\s+(?=(?:i|we|you|always|never|use|don'?t|do not|prefer|"
+    r"avoid|run|keep|make sure)\b))(?=\S)",
+    re.IGNORECASE,
+)
+# What ties a statement to this repository, whoever says it: "in this repo", "here", "for this
+# service", today's task.
+_PROJECT_ANCHOR = re.compile(
+    r"\b(?:(?:in|for|of|on|to) (?:this|the current) (?:repo|repository|project|codebase|service|"
+    r"app|package|library|crate|monorepo)|(?:in|for|of|on|to) the [\w.-]+ (?:repo|repository|"
+    r"project|codebase|service|monorepo)\b|this (?:repo|repository|project|codebase|service|app)"
+    r"(?:'s)?|here|in here|over here|today|tonight|this (?:week|sprint|morning|afternoon)|"
+    r"right now|for now)\b",
+    re.IGNORECASE,
+)
+
+
+# Said of a rule, these mean the same; said of a fact ("in general the API is slow") they do not.
+_AS_A_RULE = re.compile(
+    r"\b(?:in general|generally|as a (?:general )?rule|house rule)\b", re.IGNORECASE
+)
+# "generally, ask me before running anything with sudo": a rule for everywhere follows.
+_RULE_LEAD = re.compile(
+    r"^(?:in general|generally|as a (?:general )?rule|house rule)[,:;]\s+(?=\S)", re.IGNORECASE
+)
+
+
+def everywhere(text: str, rule: bool = True) -> bool:
+    """Whether `text` says it holds beyond one repository (a person-level claim)."""
+    return bool(_EVERYWHERE.search(text) or (rule and _AS_A_RULE.search(text)))
+
+
 _FACT_VERB = re.compile(
     r"\b(?:is|are|was|were|runs|run|listens|listen|lives|live|sits|sit|uses|use|moved|migrated|"
     r"switched|deploys|deploy|deployed|hosted|points|point|owned|owns|own|maintained|maintains|"
@@ -259,6 +356,10 @@ _HERE = re.compile(
 _NOW = re.compile(
     r"\s+(?:right )?now(?=\s*[,.;!:)]|\s*$)|\s+anymore\b|\s+any more\b", re.IGNORECASE
 )
+_SAID_AS_CHANGE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|these days|nowadays|from now on|going forward)\b",
+    re.IGNORECASE,
+)
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _COMMENTARY = re.compile(
     r"^(?:that'?s why|which is why|that is why|that'?s how|it'?s already|it is already|"
@@ -282,8 +383,16 @@ _COMPOUND = re.compile(
     r"keeps|needs|requires|calls|owns|deploys|publishes|builds|serves|points|supports|is|has)\b.+)$",
     re.IGNORECASE,
 )
-_CLAUSE_SPLIT = re.compile(r"(?:,|;)\s+(?![^`]*`)")
-_CONJ_RULES = re.compile(r"\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\b)", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r"(?:,|;)\s+(?![^`]*`)(?![^(]*\))")
+# A reason given inside a request states something: "…, and since in any Go service I own the
+# logger is zerolog, use zerolog for it".
+_REASON = re.compile(r"^(?:and |but |so )?(?:since|because|as|given that)\s+(?P<s>.+)$", re.I)
+# "… and never commit …" starts a rule of its own; "runs offline and never inside the app" does not
+_CONJ_RULES = re.compile(
+    r"\s+(?:and|but)\s+(?=(?:always|never|don'?t|do not)\s+(?!in\b|inside\b|on\b|at\b|for\b|"
+    r"with\b|when\b|by\b|from\b|to\b|during\b))",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -297,6 +406,37 @@ class Statement:
     scope: str
     explicit: bool = False
     target: str = ""  # for a retraction: what to forget ("" = the statement just before)
+    change: bool = False  # said as a change ("… now", "no longer …"): words `clean` drops
+
+
+_RULE_WORDS = ("always", "never")
+
+
+def _near(word: str, target: str) -> bool:
+    """One typo away: a letter added, dropped, changed, or two neighbours swapped."""
+    if word == target or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [i for i, (a, b) in enumerate(zip(word, target, strict=True)) if a != b]
+        if len(diff) == 1:
+            return True
+        i, j = [*diff, 0, 0][:2]
+        return len(diff) == 2 and j == i + 1 and word[i] == target[j] and word[j] == target[i]
+    short, long = sorted((word, target), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _fix_rule_typos(text: str) -> str:
+    """ "alwyas show me the diff" is "always …": the words a rule turns on, read through a typo."""
+
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        for target in _RULE_WORDS:
+            if word.lower() != target and _near(word.lower(), target):
+                return target.capitalize() if word[0].isupper() else target
+        return word
+
+    return re.sub(r"\b[A-Za-z]{4,7}\b", fix, text)
 
 
 def sentences(text: str) -> list[str]:
@@ -311,10 +451,26 @@ def clean(sentence: str, said_on: date | None = None) -> str:
     s = _LEAD_FILLER.sub("", s)
     s = _NORMATIVE_LEAD.sub("", s)
     s = re.sub(r"^(?:please|pls|just)\s+", "", s, flags=re.IGNORECASE)
+    # "(we're going) back to black for formatting" says what to use now
+    s = re.sub(
+        r"^(?:(?:we'?re|we are|i'?m|i am) )?(?:going |switching |moving |reverting )?back to\s+",
+        "Use ",
+        s,
+        flags=re.IGNORECASE,
+    )
     s = _HERE.sub("", s)
     s = _NOW.sub("", s)
+    s = re.sub(r",?\s+(?:please|pls|plz|thanks|thank you)[.!]?$", "", s, flags=re.IGNORECASE)
+    s = re.sub(r",?\s+(?:please|pls|plz)\s+(?=\()", " ", s, flags=re.IGNORECASE)
+    s = re.sub(
+        r",?\s+(?:from now on|going forward|from here on(?: out)?|for good)(?=[.!]?$)",
+        "",
+        s,
+        flags=re.IGNORECASE,
+    )
     s = dates.resolve(s, said_on)
     s = s.strip(" ,;:-–—")
+    s = re.sub(r"!{2,}$", "!", s)
     if len(s) > MAX_STATEMENT:
         s = s[: MAX_STATEMENT - 1].rsplit(" ", 1)[0] + "…"
     if s and s[0].islower():
@@ -324,15 +480,42 @@ def clean(sentence: str, said_on: date | None = None) -> str:
     return s
 
 
-def _scope(kind: str, sentence: str, in_project: bool) -> str:
-    if kind == "about" or _PERSONAL.search(sentence) or _HABIT.match(sentence):
+def _scope(kind: str, sentence: str, in_project: bool, said: str = "") -> str:
+    """profile, project or general for a statement `sentence` (a clause of what was `said`,
+    whose label and other clauses may carry a scope cue). Profile holds what is true of the
+    person across work: facts about them, how they like to work with agents, and a rule they
+    say holds beyond this repository. A statement tied to this repository ("in this repo",
+    "here", today's task) stays in it, whatever pronoun it uses; so does anything else said in
+    a project's session."""
+    if kind == "about":
+        return "profile"
+    rule = kind in ("preference", "convention")
+    if everywhere(sentence, rule) or (
+        said and everywhere(said, rule) and not _PROJECT_ANCHOR.search(sentence)
+    ):
+        return "profile"
+    if in_project and _PROJECT_ANCHOR.search(sentence):
+        return "project"
+    if _PERSONAL.search(sentence) or _HABIT.match(sentence) or _WORKING_STYLE.search(sentence):
         return "profile"
     if in_project:
         return "project"
     return "profile" if kind in ("preference", "convention") else "general"
 
 
-def _classify(sentence: str, normative_lead: bool = False) -> str | None:
+_HAS_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|use|uses|run|runs|go|goes|make|"
+    r"makes|need|needs|take|takes|get|gets|set|sets|keep|keeps|\w+ed)\b",
+    re.IGNORECASE,
+)
+
+
+def _classify(
+    sentence: str,
+    normative_lead: bool = False,
+    scoped_lead: bool = False,
+    asked_politely: bool = False,
+) -> str | None:
     """preference/fact/about for a clause that is a statement, None for anything else."""
     if _ABOUT_ME.match(sentence):
         return "about"
@@ -341,8 +524,12 @@ def _classify(sentence: str, normative_lead: bool = False) -> str | None:
     bare = re.sub(r"^(?:please|pls)\s+", "", sentence, flags=re.IGNORECASE)
     if bare != sentence and _PERSONAL.search(bare) and not _REQUEST.match(bare):
         return "preference"  # "please keep answers short": how to work with the person
-    if _HABIT.match(sentence):
+    if _HABIT.match(sentence) or _WORKING_STYLE.search(sentence):
         return "preference"
+    if asked_politely and not _REQUEST.match(sentence) and not _HAS_VERB.search(sentence):
+        return "preference"  # "British spelling in docs and comments, pls": how to write
+    if scoped_lead and not sentence.endswith("?"):
+        return "preference"  # "in all my Python repos, type-check with mypy": a standing rule
     if normative_lead and (_CONDITION.search(sentence) or _IMPERATIVE_RULE.match(sentence)):
         return "preference"  # "from now on, before you finish, run make check-fast"
     if _NORMATIVE.search(sentence) or _IMPERATIVE_RULE.match(sentence):
@@ -371,7 +558,57 @@ def _classify(sentence: str, normative_lead: bool = False) -> str | None:
         and not sentence.rstrip().endswith("!")
     ):
         return "fact"
+    if (
+        _DECLARATIVE.match(sentence)
+        and not _NARRATIVE.search(sentence)
+        and len(_content_words(sentence)) >= 3
+    ):
+        # Context the person gives before a request ("we build images with buildah, there's
+        # no docker daemon on the runners"): a statement with a subject and a present-tense
+        # verb, substantial enough to stand alone.
+        return "preference" if _NORMATIVE.search(sentence) else "fact"
     return None
+
+
+_DECLARATIVE = re.compile(
+    r"^(?:(?:the|our|my|this|these|those|a|an|all|every|each|any|no)\s+)?"
+    r"(?:(?:we|there'?s|theres|there is|there are)\s|[\w./'\"`()-]+(?:\s+[\w./'\"`()-]+){0,5}\s+"
+    r"(?:is|are|has|have|goes|go|runs|run|lives|uses|needs?|starts?|ends?|sets?|stays?|expects?|"
+    r"takes?|reads?|writes?|keeps?|holds?|calls?|points?|comes?|belongs?|lands?|sits?|"
+    r"means|handles|owns|contains|requires|supports|depends|listens|talks|sends|stores|"
+    r"publishes|ships|imports|exports|wraps|defaults|lives)\b)",
+    re.IGNORECASE,
+)
+
+
+def _content_words(text: str) -> list[str]:
+    stop = {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "is",
+        "are",
+        "it",
+        "we",
+        "our",
+        "my",
+        "this",
+        "that",
+        "with",
+        "so",
+        "be",
+        "there",
+        "theres",
+        "there's",
+    }
+    return [w for w in re.findall(r"[a-z][\w.-]+", text.lower()) if w not in stop]
 
 
 _REMINDER = re.compile(r"^(?:please\s+)?(?:remember|don'?t forget) to\b", re.IGNORECASE)
@@ -394,10 +631,15 @@ def _rewrite_reported_change(clause: str) -> str:
 def _clauses(sentence: str) -> list[str]:
     """A sentence as its statements: requests and commentary cut off, rules and "my X is …"
     clauses taken apart, two verbs of one subject made two statements."""
+    whole = sentence
     sentence = _CLAUSE_REQUEST.sub("", sentence).strip()
     pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sentence) if p.strip()]
     if not pieces:
         return []
+    if len(pieces) > 1 and _REQUEST.match(pieces[0]) and not _RULE_PIECE.match(pieces[0]):
+        # "add request logging to the bff, and since … the logger is zerolog, use it"
+        all_pieces = [p.strip() for p in _CLAUSE_SPLIT.split(whole) if p.strip()]
+        return [m["s"] for p in all_pieces[1:] if (m := _REASON.match(p))]
     out = [pieces[0]]
     leading_condition = bool(
         re.match(r"^(?:before|after|when|whenever|if|once|every time)\b", pieces[0], re.IGNORECASE)
@@ -415,7 +657,11 @@ def _clauses(sentence: str) -> list[str]:
             if _CONDITION.search(task) and _PRONOUN_OBJECT.search(task):
                 out[-1] = f"{out[-1]}, {piece}"  # "so ping her before changing tokens"
                 continue
-            break  # a task for the agent now: it and what follows are not claims
+            # A task for the agent now: it is no claim, and neither is what follows, unless it
+            # is a reason stated for it ("since the logger is zerolog everywhere").
+            reasons = [m["s"] for p in pieces[pieces.index(piece) + 1 :] if (m := _REASON.match(p))]
+            out += [r for r in reasons if not _PRONOUN_LEAD.match(r)]
+            break
         if (
             _RULE_PIECE.match(task)
             and not _PRONOUN_OBJECT.search(task)
@@ -439,6 +685,56 @@ def _clauses(sentence: str) -> list[str]:
     return split
 
 
+# Retraction by structure, not by stock phrase: a word that something stopped being true (or a
+# "never mind" about it) and the thing it names. What is named is removed only where a claim
+# is about it (`claims.retract`); with no such claim nothing is deleted.
+_GONE: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        # "the staging lock isn't a thing anymore", "the proxy isn't needed any more"
+        r"^(?P<target>[^,;:]{3,80}?) (?:isn'?t|is not|aren'?t|are not|ain'?t) (?:a thing|needed|"
+        r"used|required|relevant|around|in use|there|a requirement|a rule|true|the case)"
+        r"(?: anymore| any more| now| these days)?(?:[,;:]\s*(?P<rest>.+))?$",
+        # "the tests are not flaky anymore", "staging doesn't need a vpn any more"
+        r"^(?P<target>[^,;:]{3,80}?) (?:isn'?t|is not|aren'?t|are not|doesn'?t|does not|don'?t|"
+        r"do not) (?P<what>[\w -]{2,40}?) (?:anymore|any more)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "the canary step is gone", "the old vpn is dead now"
+        r"^(?P<target>[^,;:]{3,80}?) (?:is|are|was|were|got|has been|have been) (?:gone|dead|"
+        r"retired|deprecated|decommissioned|history|obsolete|removed|dropped|scrapped|killed|"
+        r"shut down|turned off)(?: now| for good)?(?:[,;:]\s*(?P<rest>.+))?$",
+        # "we got rid of the nightly rebuild", "scrap the release freeze rule"
+        r"^(?:we |i )?(?:(?:have |'ve )?(?:got rid of|killed|retired|scrapped|ditched|"
+        r"decommissioned)|scrap|ditch) (?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "nvm what I said about the proxy port", "never mind about the proxy", "ignore my note on X"
+        r"^(?:nvm|never ?mind|nevermind|disregard|ignore|drop|forget)(?: (?:what (?:i|we) (?:said|told you|"
+        r"wrote)|my (?:note|comment|remark)|the (?:note|bit|part|thing)))? (?:about|on|re|regarding) "
+        r"(?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "safari 15 is off the table", "that caveat doesn't apply any more"
+        r"^(?:that |the )?(?P<target>[^,;:]{3,80}?)(?: caveat| rule| note| warning| constraint)? "
+        r"(?:is|are) (?:off the table|moot|no longer (?:a (?:thing|concern|requirement|issue|"
+        r"constraint)|needed|required|relevant|true|valid))(?:[,;:]\s*(?P<rest>.+))?$",
+        r"^(?:that |the )?(?P<target>[^,;:]{3,80}?) (?:caveat|rule|note|warning|constraint|thing|bit) "
+        r"(?:was|is) (?:from|about|for) (?:the )?(?:old|previous|former|earlier)\b[^,;:]*"
+        r"(?:[,;:]\s*(?P<rest>.+))?$",
+        r"^(?P<target>[^,;:]{3,80}?) (?:doesn'?t|does not|no longer) (?:apply|applies|hold|holds)"
+        r"(?: anymore| any more)?(?:[,;:]\s*(?P<rest>.+))?$",
+        # "finance dropped the two-approver requirement", "ops retired the old vpn"
+        r"^(?:[\w-]+ ){1,2}(?:dropped|removed|scrapped|killed|lifted|waived|ditched|retired|"
+        r"got rid of|decommissioned|abolished) (?:the |that |our |their )(?P<target>[^,;:]{3,80}?)"
+        r"(?:[,;:]\s*(?P<rest>.+))?$",
+        # "smtp-relay-1 gets switched off friday", "the old runner will be retired"
+        r"^(?:the |that |our )?(?![^,;:]*\b(?:must|should|not|never|don'?t|always)\b)"
+        r"(?P<target>[^,;:()]{3,80}?) (?:gets?|is getting|will be|is being) "
+        r"(?:switched off|turned off|shut down|decommissioned|retired|removed|deleted|dropped)\b"
+        r"[^,;:]*(?:[,;:]\s*(?P<rest>.+))?$",
+        # "not using meld anymore, kdiff3 is my mergetool now"
+        r"^(?:i'?m |we'?re |i am |we are )?(?:not using|no longer using|done with|off) "
+        r"(?P<target>[^,;:]{2,80}?) (?:anymore|any more|now)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "no more release freeze", "no longer a staging lock"
+        r"^(?:there'?s |we have )?no (?:more|longer(?: any)?) (?P<target>[^,;:]{3,80}?)"
+        r"(?: anymore)?(?:[,;:]\s*(?P<rest>.+))?$",
+    )
+)
 _TARGET_GROUPS = ("target", "target2", "target3", "target4", "target5")
 _REST_GROUPS = ("rest", "rest3", "rest4", "rest5")
 
@@ -463,7 +759,28 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
             rest = f"{target[0].upper()}{target[1:]} is {_IT_IS.sub('', rest)}"
         if target:
             return Statement("retraction", sentence, scope, target=target), rest
+    return _gone(sentence, in_project)
+
+
+def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
+    """A clause saying something stopped being true (`_GONE`), anywhere in a sentence."""
+    scope = "project" if in_project else "profile"
+    bare = sentence.rstrip(".!")
+    for pattern in _GONE:
+        m = pattern.match(bare)
+        if m and not _QUESTION_START.match(bare):
+            named = m["target"].strip()
+            if "what" in pattern.groupindex and m["what"]:
+                named = f"{named} {m['what'].strip()}"  # what it no longer is names the claim
+            target = re.sub(r"^(?:the|that|our|my|this) ", "", named, flags=re.I)
+            rest = _CORRECTION_LEAD.sub("", (m["rest"] or "").strip())
+            if _REQUEST.match(rest) or _CLAUSE_TASK.match(rest):
+                rest = ""  # "…, remove the lock check from the deploy job" is a task
+            return Statement("retraction", sentence, scope, target=target), rest
     return None, ""
+
+
+_CLAUSE_TASK = re.compile(r"^(?:so |and |then |just )*(?:" + _TASK_VERBS + r")\b", re.IGNORECASE)
 
 
 def extract(
@@ -473,9 +790,11 @@ def extract(
     asked for all of it to be remembered: every clause that is not a request or a question is
     kept, recognised or not."""
     out: list[Statement] = []
+    text = _fix_rule_typos(text)
     if _QUOTED_CHAT.match(text.lstrip()):
         return out  # a pasted conversation: the digest keeps it, it is no one's claim here
     for raw in sentences(text):
+        said = raw  # a scope cue may sit in a label the sentence is read without
         sentence = _LEAD_FILLER.sub("", raw).strip()
         sentence = _LABEL_LEAD.sub("", sentence).strip()
         if not sentence:
@@ -498,18 +817,38 @@ def extract(
                 joined = f"{last.text.rstrip('.')}; {continuation[0].lower()}{continuation[1:]}"
                 out[-1] = replace(last, text=joined)
             continue
+        # A later clause may say something stopped being true ("mail moved to postmark,
+        # smtp-relay-1 gets switched off friday"): a retraction of its own.
+        pieces = _CLAUSE_SPLIT.split(sentence)
+        if len(pieces) > 1:
+            kept = pieces[:1]
+            for piece in pieces[1:]:
+                gone, _ = _gone(piece, in_project)
+                if gone is not None:
+                    out.append(gone)
+                else:
+                    kept.append(piece)
+            sentence = ", ".join(kept)
         explicit = replacing or asked
         m = _EXPLICIT.match(sentence)
         if m:
             sentence, explicit = m["rest"].strip(), True
         normative_lead = bool(_NORMATIVE_LEAD.match(sentence))
+        bare_lead = _NORMATIVE_LEAD.sub("", sentence)
+        scoped = _SCOPE_LEAD.match(bare_lead) or _RULE_LEAD.match(bare_lead)
+        scoped_lead = scoped is not None
         sentence = _NORMATIVE_LEAD.sub("", sentence)
+        polite = bool(re.search(r"\b(?:pls|plz|please)\b", raw, re.IGNORECASE))
+        lead = ""
+        if scoped is not None:
+            # read without the phrase, kept with it: the claim says where it holds
+            lead, sentence = sentence[: scoped.end()], sentence[scoped.end() :]
         for part in _clauses(sentence):
-            if part.endswith("?") or _TRANSIENT_PERSON.search(part):
+            if part.endswith("?") or _TRANSIENT_PERSON.search(part) or _DOING_NOW.match(part):
                 continue
             if _TRANSIENT_STATE.search(part) and not explicit:
                 continue
-            kind = _classify(part, normative_lead)
+            kind = _classify(part, normative_lead, scoped_lead, polite)
             if kind is None:
                 if asked and _REQUEST.match(part) and len(part) >= 8:
                     # Asked to be remembered, an imperative is a standing rule ("Run lint with
@@ -519,12 +858,14 @@ def extract(
                     continue
                 else:
                     kind = "fact"
-            scope = _scope(kind, part, in_project)
+            scope = _scope(kind, part, in_project, said)
             if kind == "preference" and scope == "project":
                 kind = "convention"
-            text_out = clean(part, said_on)
+            text_out = clean(lead + part if lead else part, said_on)
+            lead = ""  # only the first clause follows the phrase
             if len(text_out) >= 8:
-                out.append(Statement(kind, text_out, scope, explicit))
+                change = bool(_SAID_AS_CHANGE.search(part))
+                out.append(Statement(kind, text_out, scope, explicit, change=change))
     # A statement that only said what a retraction replaces stays; the retraction's own words
     # are not a claim.
     return out

@@ -112,7 +112,8 @@ _ISO_DATE = re.compile(r"\d{4}-\d\d-\d\d")
 _NORMATIVE_HINT = re.compile(
     r"\b(?:use|uses|using|prefer|prefers|always|never|don'?t|do not|avoid|switch(?:ed)? to|"
     r"moved to|instead of|rather than|only|should|must|like|love|stick with|go with|dropped|"
-    r"no more|format\w* (?:everything|all|code) with)\b",
+    r"no more|back to|(?:format|lint|type-?check|test|check|bundle|build)\w* (?:everything |all |"
+    r"code |the code )?with)\b",
     re.IGNORECASE,
 )
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#./:@-]*")
@@ -125,7 +126,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "port",
         re.compile(
             r"\bport(?: number)?(?: is| of| =|:)? ?(?P<v>\d{2,5})\b|(?<![\w.])(?::)(?P<v2>\d{2,5})\b|"
-            r"\b(?P<v3>\d{4,5}) (?:port)\b",
+            r"\b(?P<v3>\d{4,5}) (?:port)\b|\blisten(?:s|ing)? on (?P<v4>\d{2,5})\b",
             re.IGNORECASE,
         ),
     ),
@@ -143,7 +144,7 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:v|version |release )(?P<v>\d+(?:\.\d+)*)\b|\b(?P<v2>\d+\.\d+(?:\.\d+)*)\b|"
             r"\b(?:postgres(?:ql)?|node(?:\.js)?|python|java|go|ruby|php|redis|mysql|ubuntu|debian|"
             r"rust|kotlin|swift|perl|elixir|erlang|dotnet|\.net|react|vue|angular|django|rails|"
-            r"kubernetes|k8s|terraform|helm|nginx|openssl|rclone|gcc|clang|llvm) (?P<v3>\d{1,3})\b",
+            r"kubernetes|k8s|terraform|helm|nginx|openssl|rclone|gcc|clang|llvm) v?(?P<v3>\d{1,3}(?:\.\d+)*)\b",
             re.IGNORECASE,
         ),
     ),
@@ -165,9 +166,19 @@ _VALUE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\b(?P<v>(?:every|each) (?:day|night|week|month|hour|morning|evening|"
             r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday)s?|"
-            r"nightly|daily|weekly|monthly|hourly|"
+            r"nightly|daily|weekly|monthly|hourly|(?:once|twice) (?:a|an|per|every) "
+            r"(?:day|night|week|month|hour|year|quarter)|"
             r"on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays)|"
-            r"at \d{1,2}(?::\d\d)? ?(?:am|pm|utc)?)\b",
+            r"at (?:[01]?\d|2[0-3])(?::\d\d)? ?(?:am|pm|utc)?)\b",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "quantity",
+        re.compile(
+            r"(?<![\w.])(?P<v>\d+(?:\.\d+)?)\s?(?:connections?|workers?|executors?|replicas?|"
+            r"cores?|threads?|retries|attempts|pods?|nodes?|shards?|partitions?|instances?|"
+            r"gb|gib|mb|mib|tb|ms|seconds?|secs?|s|minutes?|mins?|hours?|h|%|percent)\b",
             re.IGNORECASE,
         ),
     ),
@@ -185,6 +196,8 @@ _COMPATIBLE = {
     ("schedule", "time"),
     ("url", "host"),
     ("host", "url"),
+    ("quantity", "number"),
+    ("number", "quantity"),
 }
 # Kinds of value a label is made for: "Metrics collector port", "Grafana host". A path, a
 # schedule or a bare number says too little about what it is the value of.
@@ -196,6 +209,7 @@ _ATTRIBUTE_LABEL = {
     "owner": "owner",
     "version": "version",
     "time": "time",
+    "quantity": "size",
 }
 _NOT_A_NAME = frozenset(
     """never always don't do not use please one we i you it they this that there if when before
@@ -459,11 +473,24 @@ def key_of(text: str) -> Key:
     # What the claim is about is its subject ("The backup script writes to …"); the rest of the
     # sentence (an aside, a reason) would make one thing look like another.
     subject = _subject_words(entity_text)
+    owned = _OWNERSHIP.search(text)
+    if owned:
+        # "Priya owns the network modules", "Tomasz took over modules/net from her": what is
+        # described is the thing owned, and its value the owner
+        attribute, value, subject = "owner", owned["who"], owned["what"]
+    elif changed := _CHANGED_OBJECT.search(text):
+        subject = changed["obj"]  # "partner pushed their SFTP drop back an hour": the drop
     entity = content_terms(subject or entity_text, numbers=True) - {
         _norm_token(t) for t in (*favours, *rejects)
     }
     if not entity and subject:
         entity = content_terms(entity_text, numbers=True)
+    elif subject and not owned:
+        # "The GeoIP table is refreshed manually": the refresh is what the claim is about too
+        # (a later "the geoip refresh runs itself" names it so)
+        after = entity_text[len(subject) :].split()[:3]
+        participles = [w for w in after[1:] if w.lower().endswith("ed") and len(w) > 4]
+        entity |= content_terms(" ".join(participles[:1]))
     if attribute and attribute != "number":
         entity.discard(attribute)
         entity.discard(_stem(attribute))  # "version" is stemmed "vers"
@@ -479,6 +506,19 @@ def key_of(text: str) -> Key:
         normative=bool(_NORMATIVE_HINT.search(text)),
         words=words,
     )
+
+
+_OWNERSHIP = re.compile(
+    r"(?:^|[,;]\s+|\band\s+)(?P<who>@?[A-Z][\w.-]*(?: [A-Z][\w-]*)?) (?:owns|maintains|"
+    r"looks after|is responsible for|took over|takes over|has taken over|inherited|now owns) "
+    r"(?:the )?(?P<what>[^,;]+?)(?: from (?:her|him|them|[A-Z][\w-]*(?: [A-Z][\w-]*)?))?"
+    r"(?=[,;.]|\s+so\b|$)"
+)
+_CHANGED_OBJECT = re.compile(
+    r"\b(?:pushed|moved|shifted|bumped|delayed|rescheduled|renamed|brought) (?:their |the |our |"
+    r"its |his |her )?(?P<obj>[\w' .-]{2,40}?) (?:back|forward|up|down|to|from|over|by)\b",
+    re.IGNORECASE,
+)
 
 
 def _category_of_special(member: str) -> str | None:

@@ -97,9 +97,10 @@ def _names_old_value(new: str, value: str) -> bool:
     )
 
 
-def verdict(new: str, old: str) -> Verdict:
+def verdict(new: str, old: str, change: bool = False) -> Verdict:
     """Whether statement `new` replaces statement `old` (SAME), may (UNSURE), or is about
-    something else (DIFFERENT)."""
+    something else (DIFFERENT). `change`: the person said it as a change ("… now", "no longer
+    …"), a word the stored statement no longer carries."""
     a, b = key_of(new), key_of(old)
     if a.words == b.words:
         return SAME
@@ -120,7 +121,7 @@ def verdict(new: str, old: str) -> Verdict:
             if a.entity <= b.entity:
                 return SAME  # the same thing, or a shorter reference back to it
             if _names_old_value(new, b.value) or (
-                _CHANGE.search(new) and _entities_match(a.entity, b.entity)
+                (change or _CHANGE.search(new)) and _entities_match(a.entity, b.entity)
             ):
                 return SAME
             if _entities_match(a.entity, b.entity):
@@ -133,7 +134,70 @@ def verdict(new: str, old: str) -> Verdict:
             return SAME  # "the alpha script logs to journald instead of its log file"
     if _moved_off(new, old):
         return SAME  # "we migrated flags off Unleash" replaces "flags are served by Unleash"
+    if _turned_around(new, old):
+        return SAME  # "quit explaining every step" replaces "explain every step as you go"
+    dropped = _drops_what_old_said(new, old)
+    if dropped is not None:
+        return dropped  # "binaries use color-eyre instead of anyhow" replaces "anyhow for …"
     return SAME if _one_slot_changed(a.words, b.words) else DIFFERENT
+
+
+# What follows these in a statement is what it no longer holds or wants.
+_DROPS = re.compile(
+    r"\b(?:no more|no longer(?: use| using| need| want)?|instead of|rather than|not|never|stop "
+    r"using|stopped using|quit using|dropped|drop|ditched|avoid)\s+(?P<what>[^,;:.()]{2,60})",
+    re.IGNORECASE,
+)
+_GENERIC_TERMS = frozenset("thing things stuff way ones one".split())
+
+
+def _drops_what_old_said(new: str, old: str) -> Verdict | None:
+    """SAME when `new` says no more of what `old` says to do or use, about the same thing: the
+    words it drops are all in `old` (not where `old` itself negates them), and the rest of what
+    `new` is about overlaps `old`. UNSURE when the overlap is thin; None when neither."""
+    if _TURN.search(old):
+        return None  # the old one says what not to do: another rule's business
+    old_terms = content_terms(old)
+    new_terms = content_terms(new)
+    for m in _DROPS.finditer(new):
+        dropped = content_terms(m["what"]) - _GENERIC_TERMS
+        if not dropped or not dropped <= old_terms:
+            continue
+        rest_new = new_terms - dropped
+        rest_old = old_terms - dropped
+        if len(dropped) >= 2:
+            return SAME  # "no more How to test section in PR descriptions"
+        if not rest_new or not rest_old:
+            continue
+        shared = rest_new & rest_old
+        ratio = len(shared) / min(len(rest_new), len(rest_old))
+        if ratio >= 0.5:
+            return SAME
+        if shared:
+            return UNSURE
+    return None
+
+
+# Words that turn a rule around ("quit explaining …", "stop squashing …", "no more …").
+_TURN = re.compile(
+    r"\b(?:never|don'?t|do not|stop|quit|avoid|no more|no longer|not anymore|must not|"
+    r"should not|shouldn'?t|cut out|skip)\b",
+    re.IGNORECASE,
+)
+_TURN_WORDS = frozenset(
+    "never dont don't stop quit avoid longer anymore must should shouldn't cut skip always".split()
+)
+
+
+def _turned_around(new: str, old: str) -> bool:
+    """The same rule with its polarity flipped: one says to do what the other says not to, about
+    the same action and object (at least two content words, one set holding the other)."""
+    if bool(_TURN.search(new)) == bool(_TURN.search(old)):
+        return False
+    a = content_terms(new) - _TURN_WORDS
+    b = content_terms(old) - _TURN_WORDS
+    shared = a & b
+    return len(shared) >= 2 and (a <= b or b <= a or len(shared) / len(a | b) >= 0.6)
 
 
 def supersedes(new: str, old: str) -> bool:

@@ -572,6 +572,8 @@ def passages(body: str) -> list[tuple[str, str]]:
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
+        if notemeta.held(line):
+            continue  # never an answer until the person confirms it
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other
             # notes are navigation, not something a prompt should be answered with.

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug, slugify
@@ -125,27 +126,36 @@ def plan(
         return bodies[rel]
 
     existing = list(wiki.paths())
+    # A person typing `wikimem remember` says it themselves; a write through MCP is an agent's.
+    by = "" if source == "remember" else "agent"
     for st in _statements(text, project):
         if path is None:
             place = placement(st, project)
+            if by and place.kind == "profile":
+                # What an agent says about the person is held to the project it was said in
+                # (or to general/, never given at session start), until the person says it.
+                kind_held = "convention" if st.kind in ("preference", "convention") else "fact"
+                held = replace(st, kind=kind_held, scope="project" if project else "general")
+                place = placement(held, project)
             rel, title, kind = place.path, place.title, place.kind
         else:
             rel, title, kind = path, title_for(path), None
         main = main or rel
+        said = claims.held_text(st.text) if by and claims.runs_fetched_code(st.text) else st.text
         claim = claims.Claim(
-            st.text, subjects.subject_label(st.text), claims.Provenance(source, day)
+            said, subjects.subject_label(st.text), claims.Provenance(source, day, by=by)
         )
         if path is None:
             for other in scope_paths(_lister(existing), place, project):
                 if other == rel:
                     continue
                 note = load(other, other, None)
-                body, removed = claims.remove_superseded(note.body, claim)
+                body, removed = claims.remove_superseded(note.body, claim, st.change)
                 if removed:
                     bodies[other] = note.with_changes(body=body, updated=stamp)
                     replaced.extend(removed)
         note = load(rel, title, kind)
-        folded = claims.fold(note.body, claim, today=day)
+        folded = claims.fold(note.body, claim, today=day, change=st.change)
         if folded.replaced:
             replaced.append(folded.replaced)
         if folded.contested:

@@ -1,0 +1,69 @@
+"""What in memory/ waits for the person's judgment: claims kept contested, claims held.
+
+When the rules cannot tell whether a newer claim replaces an older one, both are kept, the
+newer first, the older beneath it marked `contested, earlier:` (`wikimem.dream.claims.fold`).
+Contract: `contested(memory_dir)` lists each such pair (note path, the newer claim, the earlier
+one) from the living notes (session digests are history, never contested); `status` counts
+them and `doctor` says where they are and how to settle one (delete the line that is wrong, in
+an editor or Obsidian, or say which is true in a session or with `wikimem remember`).
+`held(memory_dir)` lists the claims marked held (`notemeta.HELD_MARK`): a rule that would have
+an agent run code fetched from the network, stored but never injected until the person deletes
+the mark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wikimem.dream.claims import CONTESTED, parse_line
+from wikimem.wiki import plainfile
+from wikimem.wiki.indexmd import note_paths
+from wikimem.wiki.notemeta import HELD_MARK
+
+
+@dataclass(frozen=True)
+class Contested:
+    path: str
+    newer: str
+    earlier: str
+
+
+def contested(memory_dir: str) -> list[Contested]:
+    out: list[Contested] = []
+    for rel in note_paths(memory_dir):
+        if "/sessions/" in rel:
+            continue
+        text = plainfile.read_text(memory_dir, rel)
+        if not text or CONTESTED not in text:
+            continue
+        head = ""
+        for line in text.split("\n"):
+            if line.startswith("- "):
+                claim = parse_line(line)
+                head = claim.text if claim is not None else ""
+            elif line.startswith(CONTESTED) and head:
+                earlier = parse_line("- " + line[len(CONTESTED) :])
+                if earlier is not None:
+                    out.append(Contested(rel, head, earlier.text))
+    return out
+
+
+@dataclass(frozen=True)
+class Held:
+    path: str
+    text: str
+
+
+def held(memory_dir: str) -> list[Held]:
+    out: list[Held] = []
+    for rel in note_paths(memory_dir):
+        if "/sessions/" in rel:
+            continue
+        text = plainfile.read_text(memory_dir, rel)
+        if not text or HELD_MARK not in text:
+            continue
+        for line in text.split("\n"):
+            if HELD_MARK in line and line.startswith(("- ", "  - ")):
+                claim = parse_line("- " + line.lstrip()[2:])
+                out.append(Held(rel, claim.text if claim is not None else line))
+    return out
