@@ -35,7 +35,14 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from wikimem.dream.subjects import _ISO_DATE, CATEGORIES, content_terms, key_of, strip_history
+from wikimem.dream.subjects import (
+    _ISO_DATE,
+    CATEGORIES,
+    compatible,
+    content_terms,
+    key_of,
+    strip_history,
+)
 from wikimem.dream.supersession import (
     DIFFERENT,
     SAME,
@@ -323,6 +330,9 @@ def fold(
                 if (
                     a.value
                     and b.value
+                    and a.attribute
+                    and b.attribute
+                    and compatible(a.attribute, b.attribute)  # "was URL" beside a date: no
                     and a.value.lower() != b.value.lower()
                     and not _value_in(claim.text, b.value)
                 ):

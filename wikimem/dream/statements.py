@@ -52,7 +52,11 @@ _SENTENCE_SPLIT = re.compile(
 )
 _CLAUSE_REQUEST = re.compile(
     r"(?:,|;|\s[-–—])\s*(?:so\s+)?(?:and\s+)?(?:please|can you|could you|would you|pls|let'?s|"
-    r"now (?:please )?(?:fix|update|change)|go ahead and|then (?:fix|update))\b.*$",
+    r"now (?:please )?(?:fix|update|change)|go ahead and|then (?:fix|update))\b.*$|"
+    # "…, so set the repo's local version to 3.12 with it": the task the statement was for
+    r",\s*(?:so|and)\s+(?:(?:just|then|please)\s+)?(?:set|fix|add|update|make|run|change|"
+    r"create|write|delete|remove|move|open|bump|pin|switch|use it to|do)\s+(?:the|it|that|this|"
+    r"them|its|a|an|up|out)\b.*$",
     re.IGNORECASE,
 )
 _LEAD_FILLER = re.compile(
@@ -201,7 +205,7 @@ _HABIT = re.compile(
     r"i(?:'ve| have)? (?:always |never |usually |often |only |mostly |generally |normally |now )?"
     r"(?:use|prefer|like|love|review|write|work|format|code|run|keep|take|type|block|read|"
     r"commit|push|merge|test|deploy|name|avoid|want|switched|dropped|moved to|do|given up on|"
-    r"stopped using|quit using)\b",
+    r"stopped using|quit using|manage|install|handle|host|track|store|sync|back up|edit|build)\b",
     re.IGNORECASE,
 )
 _PERSONAL = re.compile(
@@ -229,10 +233,11 @@ _WORKING_STYLE = re.compile(
     r"(?:iso|us|european) dates|date format|"
     r"run (?:it|them|that|things) by me|(?:in )?everything you write|when you write|"
     r"your (?:writing|commit messages|code comments|pull requests|prs|pr descriptions|shell)|"
-    r"commit (?:msgs|messages)|pr descriptions|code comments|"
+    r"commit (?:msgs|messages|subjects|style)|subject lines?|pr descriptions|code comments|"
     r"my (?:own |usual |default |favou?rite )?(?:mergetool|difftool|editor|ide|terminal|shell|"
     r"prompt|font|theme|keyboard|layout|browser|dotfiles|setup|workflow|machine|laptop|tmux|"
-    r"tmux session|git ?config|aliases|calendar))\b",
+    r"tmux session|git ?config|aliases|calendar|pythons?|python installs?|node versions?|"
+    r"toolchains?|runtimes?|sdks?|package manager))\b",
     re.IGNORECASE,
 )
 # A rule said to hold beyond this repository, wherever it sits in the sentence or its label: "in
@@ -354,7 +359,7 @@ _HERE = re.compile(
     re.IGNORECASE,
 )
 _NOW = re.compile(
-    r"\s+(?:right )?now(?=\s*[,.;!:)]|\s*$)|\s+anymore\b|\s+any more\b", re.IGNORECASE
+    r"\s+(?:right )?now(?=\s*[,.;!:()]|\s*$)|\s+anymore\b|\s+any more\b", re.IGNORECASE
 )
 _SAID_AS_CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|these days|nowadays|from now on|going forward)\b",
@@ -503,6 +508,10 @@ def _scope(kind: str, sentence: str, in_project: bool, said: str = "") -> str:
     return "profile" if kind in ("preference", "convention") else "general"
 
 
+_STANDING = re.compile(
+    r"\b(?:from now on|going forward|from here on(?: out)?|for good|always|every time)\b",
+    re.IGNORECASE,
+)
 _HAS_VERB = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|use|uses|run|runs|go|goes|make|"
     r"makes|need|needs|take|takes|get|gets|set|sets|keep|keeps|\w+ed)\b",
@@ -526,8 +535,14 @@ def _classify(
         return "preference"  # "please keep answers short": how to work with the person
     if _HABIT.match(sentence) or _WORKING_STYLE.search(sentence):
         return "preference"
-    if asked_politely and not _REQUEST.match(sentence) and not _HAS_VERB.search(sentence):
-        return "preference"  # "British spelling in docs and comments, pls": how to write
+    if (
+        (asked_politely or _STANDING.search(sentence))
+        and not _REQUEST.match(sentence)
+        and not _HAS_VERB.search(_STANDING.sub("", sentence))
+    ):
+        # "British spelling in docs and comments, pls", "plain imperative subject lines from
+        # now on": a noun phrase said as a standing wish
+        return "preference"
     if scoped_lead and not sentence.endswith("?"):
         return "preference"  # "in all my Python repos, type-check with mypy": a standing rule
     if normative_lead and (_CONDITION.search(sentence) or _IMPERATIVE_RULE.match(sentence)):
@@ -727,6 +742,9 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         r"(?P<target>[^,;:()]{3,80}?) (?:gets?|is getting|will be|is being) "
         r"(?:switched off|turned off|shut down|decommissioned|retired|removed|deleted|dropped)\b"
         r"[^,;:]*(?:[,;:]\s*(?P<rest>.+))?$",
+        # "we've moved off pyenv, uv handles my pythons now"
+        r"^(?:we'?ve |i'?ve |we have |i have |we |i )?(?:moved|migrated|switched|gone) "
+        r"(?:off(?: of)?|away from) (?P<target>[^,;:()]{2,60}?)(?:[,;:]\s*(?P<rest>.+))?$",
         # "not using meld anymore, kdiff3 is my mergetool now"
         r"^(?:i'?m |we'?re |i am |we are )?(?:not using|no longer using|done with|off) "
         r"(?P<target>[^,;:]{2,80}?) (?:anymore|any more|now)(?:[,;:]\s*(?P<rest>.+))?$",

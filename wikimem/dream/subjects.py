@@ -199,6 +199,13 @@ _COMPATIBLE = {
     ("quantity", "number"),
     ("number", "quantity"),
 }
+
+
+def compatible(a: str, b: str) -> bool:
+    """Whether two kinds of value can stand for one another ("moved to 9300" and "port 9102")."""
+    return a == b or (a, b) in _COMPATIBLE
+
+
 # Kinds of value a label is made for: "Metrics collector port", "Grafana host". A path, a
 # schedule or a bare number says too little about what it is the value of.
 _ATTRIBUTE_LABEL = {
