@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.dream.commands import read_only
+from wikimem.dream.commands import command_kind, read_only
 from wikimem.dream.render import clip, error_excerpt, shell_command, shell_outcome, touched_files
 
 MAX_EXPLANATION = 420
@@ -163,7 +163,10 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
         out.append(pitfall)
     for base, pitfall in failing.items():
         # Never fixed in the session: worth keeping only with the agent's account of the cause
-        # ("the local database has no ledger_entries table"), never with an invented fix.
+        # ("the local database has no ledger_entries table"), never with an invented fix. A
+        # failing test left failing is the work in progress (a bug), not a pitfall.
+        if command_kind(pitfall.command) == "test":
+            continue
         cause = explain_cause(messages.get(base, []))
         if cause:
             pitfall.fixed_by = ""
