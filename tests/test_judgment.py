@@ -369,7 +369,7 @@ def test_read_only_commands_are_not_commands_that_work_nor_a_fix() -> None:
         {
             "event": "PostToolUseFailure",
             "tool": "Bash",
-            "input": {"command": "make check"},
+            "input": {"command": "make migrations-check"},
             "error": "relation ledger_entries does not exist",
         },
         {
