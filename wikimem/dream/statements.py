@@ -570,12 +570,15 @@ def _classify(
         _FACT_VERB.search(sentence)
         and _CONCRETE.search(sentence)
         and not _NARRATIVE.search(sentence)
+        and not _PROBLEM.search(sentence)
         and not sentence.rstrip().endswith("!")
     ):
         return "fact"
     if (
         _DECLARATIVE.match(sentence)
         and not _NARRATIVE.search(sentence)
+        and not _DEICTIC.match(sentence)
+        and not _REPORT.search(sentence)
         and len(_content_words(sentence)) >= 3
     ):
         # Context the person gives before a request ("we build images with buildah, there's
@@ -585,8 +588,28 @@ def _classify(
     return None
 
 
+# "this function is too long", "it has to be done by friday": about what is in front of the
+# agent now, not about the project
+_DEICTIC = re.compile(
+    r"^(?:this|that|these|those|it|its|it'?s|everything|something|nothing|anything|here)\b",
+    re.IGNORECASE,
+)
+# A report of a problem or of how things stand right now, not a standing fact.
+_REPORT = re.compile(
+    r"\b(?:bugs?|broken|crash\w*|fails?|failing|failed|errors?|exceptions?|conflicts?|"
+    r"too (?:long|slow|big|many|much|small)|forever|already|yet|sometimes|weird|ugly|messy|"
+    r"fine|okay|ok|good|bad|wrong|returns? (?:[45]\d\d|an? error|none|null|nothing))\b",
+    re.IGNORECASE,
+)
+# A problem being reported ("the API returns 500 when the body is empty", "the build takes
+# forever"): what the session is about, not a fact to carry into the next one.
+_PROBLEM = re.compile(
+    r"\b(?:has a bug|is buggy|crash(?:es|ed|ing)?|throws|raises an?|returns? (?:[45]\d\d|an? "
+    r"error|none|null|nothing)|takes forever|too (?:long|slow)|is broken|are broken)\b",
+    re.IGNORECASE,
+)
 _DECLARATIVE = re.compile(
-    r"^(?:(?:the|our|my|this|these|those|a|an|all|every|each|any|no)\s+)?"
+    r"^(?:(?:the|our|my|a|an|all|every|each|any|no)\s+)?"
     r"(?:(?:we|there'?s|theres|there is|there are)\s|[\w./'\"`()-]+(?:\s+[\w./'\"`()-]+){0,5}\s+"
     r"(?:is|are|has|have|goes|go|runs|run|lives|uses|needs?|starts?|ends?|sets?|stays?|expects?|"
     r"takes?|reads?|writes?|keeps?|holds?|calls?|points?|comes?|belongs?|lands?|sits?|"
