@@ -17,6 +17,10 @@ Contract:
   - Gemini CLI: after `--resume` or a manual compression the standing notes are given with the
     next prompt (BeforeAgent) instead of at session start, because Gemini drops SessionStart
     context from a rebuilt history (`_gemini_defers`).
+  - GitHub Copilot CLI, OpenCode and Qwen Code: a resumed session's start gives the standing
+    notes again (the resumed history no longer holds the earlier session-start context: Copilot
+    replaces it, OpenCode and Qwen rebuild the system prompt), but not the passages given with
+    earlier prompts, which the resumed history still holds (`RESUME_KEEPS_PROMPTS`).
 
 Hook-path module: standard library only; it reads notes and the index, never writes memory/.
 """
@@ -64,6 +68,8 @@ FLOOR_RATIO = 0.35
 DIGEST_RATIO = 0.6
 SIBLING_RATIO = 0.5
 MIN_EXCERPT = 160  # a passage cut shorter than this says too little to be worth its header
+# Clients whose resumed history keeps what earlier prompts were given (seen in request bodies)
+RESUME_KEEPS_PROMPTS = ("copilot", "opencode", "qwen")
 
 
 def _wrap(parts: list[str], legend: bool = False) -> str:
@@ -543,12 +549,14 @@ def for_event(
             # In-place edits of profile/ and this project's notes are caught here (DESIGN §8).
             dirs = ["profile", f"projects/{project}"] if project else ["profile"]
             index.refresh(dirs=dirs, deadline=deadline - 0.1)
+            resumed = record.get("source") == "resume"
             return session_start(
                 home,
                 project,
                 session,
                 int(budgets.get("session_start_chars", 8000)),
                 index,
+                keep_passages=resumed and record.get("client") in RESUME_KEEPS_PROMPTS,
                 cwd=record.get("cwd") if isinstance(record.get("cwd"), str) else None,
             )
         if record.get("client") == "cursor":
