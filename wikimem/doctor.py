@@ -486,8 +486,7 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 "hooks",
                 "warn",
                 "wikimem is not wired into any harness",
-                "run `wikimem install claude` (or codex, cursor, gemini, copilot, opencode, "
-                "qwen)",
+                "run `wikimem install claude` (or codex, cursor, gemini, copilot, opencode, qwen)",
             )
         )
     for item in found:

@@ -178,10 +178,11 @@ export const WikimemPlugin = async (ctx) => {
     } else if (event.type === "message.part.updated") {
       const part = props.part || {}
       if (part.type !== "text" || typeof part.text !== "string" || roles.get(part.messageID) !== "assistant") return
-      let answer = answers.get(part.sessionID)
+      const session = part.sessionID || props.sessionID
+      let answer = answers.get(session)
       if (!answer || answer.message !== part.messageID) {
         answer = { message: part.messageID, texts: new Map() }
-        answers.set(part.sessionID, answer)
+        answers.set(session, answer)
       }
       answer.texts.set(part.id, part.text)
     }

@@ -197,7 +197,10 @@ def normalise(payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]
     elif event == "Notification":
         fields["message"] = opt_str(payload, "message")
     else:
-        fields["reason"] = opt_str(payload, "reason")
+        fields["reason"] = opt_str(payload, "reason") or opt_str(payload, "errorContext")
+        error = payload.get("error")
+        if isinstance(error, dict):  # errorOccurred: {message, name, stack}
+            fields["message"] = opt_str(error, "message")
     return drop_none(fields)
 
 

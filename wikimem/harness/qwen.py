@@ -8,8 +8,9 @@ payloads, `hookSpecificOutput.additionalContext`. What differs, and is handled h
   - the shell tool is `run_shell_command`, whose result is a block of `Command:`, `Output:`,
     `Error:`, `Exit Code:` … lines (the output and exit code are read out of it); a command
     that exits non-zero fires PostToolUseFailure with that block as `error`;
-  - an edit's `tool_response.returnDisplay` carries the whole file before and after: only
-    `llmContent` is kept, and the file touched; a read's content is never kept;
+  - an edit's `tool_response.returnDisplay` carries the whole file before and after, and its
+    `llmContent` quotes the edited file: only the diff (`returnDisplay.fileDiff`) and the file
+    touched are kept; a read's content is never kept;
   - PostToolBatch repeats the batch's PostToolUse events and MessageDisplay the answer Stop
     carries: noise;
   - SessionEnd never fires in `-p` mode: Stop is the last event of such a run, and closes it;
@@ -106,7 +107,14 @@ def tool_fields(payload: dict[str, Any], event: str) -> dict[str, Any]:
         return fields
     response = payload.get("tool_response")
     content = response.get("llmContent") if isinstance(response, dict) else response
-    if tool == SHELL_TOOL and isinstance(content, str):
+    display = response.get("returnDisplay") if isinstance(response, dict) else None
+    if (
+        tool in EDIT_TOOLS
+        and isinstance(display, dict)
+        and isinstance(display.get("fileDiff"), str)
+    ):
+        fields["output"] = display["fileDiff"]  # the change; llmContent quotes the file
+    elif tool == SHELL_TOOL and isinstance(content, str):
         fields["output"], fields["exit_code"], fields["error"] = shell_result(content)
     else:
         fields["output"] = as_text(content)
