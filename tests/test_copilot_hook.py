@@ -296,3 +296,54 @@ def test_the_installed_hook_imports_only_the_standard_library(home: Path) -> Non
         assert "wikimem" in top and not top & set(FORBIDDEN)
         if event == "postToolUse":
             assert not top & set(EXPENSIVE), sorted(top & set(EXPENSIVE))
+
+
+def test_a_first_prompt_before_its_session_start_leaves_the_standing_notes_to_it(
+    project: str,
+) -> None:
+    """Copilot starts the sessionStart and the userPromptSubmitted hooks together: whichever
+    finishes first, one request carries each note once, and what the prompt was given stays
+    recorded."""
+    base = {"sessionId": "s-race", "cwd": project}
+    asked = {**base, "timestamp": 1, "prompt": "npm or pnpm for a deploy rollback?"}
+    first = context(asked, "userPromptSubmitted")  # the prompt's hook won the race
+    assert PASSAGE in first and STANDING not in first
+    start = context({**base, "timestamp": 2, "source": "new"}, "sessionStart")
+    assert STANDING in start and PASSAGE not in start
+    again = context({**asked, "timestamp": 3}, "userPromptSubmitted")
+    assert PASSAGE not in again and STANDING not in again  # what was given is still recorded
+
+
+def test_session_start_and_first_prompt_at_once(project: str, isolated_home: Path) -> None:
+    import threading
+
+    env = {**os.environ, **json.loads((FIXTURES / "copilot" / "hook_env.json").read_text())}
+    cmd = [sys.executable, "-I", "-S", str(REPO / "wikimem" / "hookentry.py"), "copilot"]
+    for n in range(4):
+        base = {"sessionId": f"s-parallel-{n}", "cwd": project, "timestamp": 10 + n}
+        runs = [
+            ("sessionStart", {**base, "source": "new"}),
+            ("userPromptSubmitted", {**base, "prompt": "npm or pnpm for a deploy rollback?"}),
+        ]
+        outs: dict[str, str] = {}
+
+        def run(event: str, payload: dict[str, Any]) -> None:
+            proc = subprocess.run(
+                [*cmd, "--event", event],
+                input=json.dumps(payload).encode(),
+                capture_output=True,
+                env=env,
+            )
+            outs[event] = proc.stdout.decode()
+
+        threads = [threading.Thread(target=run, args=r) for r in runs]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        both = outs["sessionStart"] + outs["userPromptSubmitted"]
+        assert both.count(STANDING) == 1 and both.count(PASSAGE) == 1, outs
+        again = {**base, "timestamp": 99, "prompt": "npm or pnpm for a deploy rollback?"}
+        later = hook(again, "userPromptSubmitted").decode()
+        assert PASSAGE not in later and STANDING not in later
+    assert errors(isolated_home) == []
