@@ -347,3 +347,23 @@ def test_session_start_and_first_prompt_at_once(project: str, isolated_home: Pat
         later = hook(again, "userPromptSubmitted").decode()
         assert PASSAGE not in later and STANDING not in later
     assert errors(isolated_home) == []
+
+
+def test_agent_stop_waits_for_copilots_log_to_catch_up(isolated_home: Path, tmp_path: Path) -> None:
+    """Copilot writes events.jsonl in batches, some milliseconds after it starts the agentStop
+    hook; for a new session the file may not exist yet when the hook reads it."""
+    import threading
+    import time
+
+    transcript = tmp_path / "session" / "events.jsonl"
+    transcript.parent.mkdir()
+    text = (FIXTURES / "copilot" / "transcript.events.jsonl").read_text()
+    head, tail = text.split('{"type":"assistant.turn_end"', 1)[0], text  # the batch still to come
+    timer = threading.Timer(0.15, transcript.write_text, args=(tail,))
+    timer.start()
+    start = time.monotonic()
+    hook({**fixture("agentStop"), "transcriptPath": str(transcript)}, "agentStop")
+    timer.join()
+    assert records(isolated_home)[0]["message"] == "mock-final-answer: done"
+    assert time.monotonic() - start < 0.5 + 1.0  # bounded, whatever happens
+    assert head  # (the fixture holds a whole turn)

@@ -17,7 +17,8 @@ What the real client does, and what is done about it:
     `agent`); its prompt (written by the model) and its stop are not recorded, since the task's
     input and the parent's subagentStop (`response`) carry them;
   - agentStop carries no answer: the last one is read back from the tail of the session's
-    `events.jsonl` (`transcriptPath`, at most 256 KB read, never copied);
+    `events.jsonl` (`transcriptPath`, at most 256 KB read, never copied), which Copilot writes
+    in batches a few milliseconds behind: up to half a second is waited for it to catch up;
   - user and repository hooks both run for one event, with the same payload: `first_delivery`
     lets one of them record and inject;
   - preToolUse is never wired: any non-zero exit of a preToolUse hook denies the tool.
@@ -81,6 +82,8 @@ EDIT_TOOLS = ("edit", "create")
 CONTENT_TOOLS = ("view",)  # outputs are file contents: never recorded
 SHELL_TRAILER = "<shellId: "
 TRANSCRIPT_TAIL = 256 * 1024
+TRANSCRIPT_WAIT = 0.5  # longest wait for Copilot's log to catch up with agentStop
+TRANSCRIPT_POLL = 0.01
 SEEN_DIR = "copilot-seen"
 
 
@@ -214,11 +217,32 @@ def render(native_event: str, event: str, context: str | None) -> str | None:
 # -- the answer, read back from the transcript -------------------------------------------------
 
 
-def final_answer(path: str) -> str | None:
+def final_answer(path: str, wait: float | None = None) -> str | None:
     """The last answer of the current turn in a Copilot session's `events.jsonl`: the newest
     `assistant.message` with text that is not a subagent's, looked for back to the turn's
-    `user.message`; None when there is none (or the file cannot be read)."""
-    for line in reversed(_tail_lines(path)):
+    `user.message`; None when there is none (or the file cannot be read).
+
+    Copilot writes that log in batches, some milliseconds after it starts the agentStop hook
+    (a new session's file may not exist yet): the log has caught up once it shows this hook's
+    own `hook.start`, which is waited for, `wait` seconds at most (TRANSCRIPT_WAIT)."""
+    import time
+
+    give_up = time.monotonic() + (TRANSCRIPT_WAIT if wait is None else wait)
+    while True:
+        answer, caught_up = _last_answer(_tail_lines(path))
+        if caught_up or time.monotonic() >= give_up:
+            return answer
+        time.sleep(TRANSCRIPT_POLL)
+
+
+def _last_answer(lines: list[str]) -> tuple[str | None, bool]:
+    """(the turn's last answer, whether the log already shows this turn's agentStop hook)."""
+    caught_up = False
+    answer = None
+    for line in reversed(lines):
+        if '"hook.start"' in line and '"agentStop"' in line and answer is None:
+            caught_up = True
+            continue
         if '"assistant.message"' not in line and '"user.message"' not in line:
             continue
         try:
@@ -230,13 +254,14 @@ def final_answer(path: str) -> str | None:
             continue
         kind = entry.get("type")
         if kind == "user.message" and not str(data.get("source") or "").startswith("agent-"):
-            return None  # the turn began without an answer in text
+            break  # the turn began here
         if kind != "assistant.message" or data.get("parentToolCallId"):
             continue
         content = data.get("content")
         if isinstance(content, str) and content.strip():
-            return content
-    return None
+            answer = content
+            break
+    return answer, caught_up
 
 
 def _tail_lines(path: str) -> list[str]:
