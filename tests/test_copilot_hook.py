@@ -327,7 +327,7 @@ def test_session_start_and_first_prompt_at_once(project: str, isolated_home: Pat
         ]
         outs: dict[str, str] = {}
 
-        def run(event: str, payload: dict[str, Any]) -> None:
+        def run(event: str, payload: dict[str, Any], outs: dict[str, str] = outs) -> None:
             proc = subprocess.run(
                 [*cmd, "--event", event],
                 input=json.dumps(payload).encode(),

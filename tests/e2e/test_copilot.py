@@ -94,17 +94,22 @@ def test_capture_at_two_scopes_once_per_event_then_resume(
     assert json.dumps(last).count(STANDING) == 1
 
 
-def _copilot_config(home: Path) -> dict[str, str | None]:
-    """Copilot's configuration (its session state, logs and caches left out)."""
+def _copilot_config(home: Path) -> dict[str, object]:
+    """Copilot's configuration (its session state, logs and caches left out); JSON files by
+    their content (a file wikimem edited and restored may be laid out differently), and
+    wikimem's backups aside (they stay beside a file it changed, by design)."""
     root = home / ".copilot"
-    out: dict[str, str | None] = {}
+    out: dict[str, object] = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root)
         if rel.parts[0] in ("session-state", "logs", "pkg", "installed-plugins") or (
-            rel.parts[0].startswith(("session-store", "command-history")) or path.suffix == ".lock"
+            rel.parts[0].startswith(("session-store", "command-history"))
+            or path.suffix == ".lock"
+            or ".wikimem-backup-" in path.name
         ):
             continue
-        out[str(rel)] = path.read_text() if path.is_file() else None
+        text = path.read_text() if path.is_file() else None
+        out[str(rel)] = json.loads(text) if text and path.name == "mcp-config.json" else text
     return out
 
 
@@ -112,13 +117,13 @@ def test_install_then_uninstall_leaves_copilots_config_as_it_was(
     rc_copilot: ModuleType, isolated_home: Path, user_home: Path, clones: tuple[Path, Path]
 ) -> None:
     a, _ = clones
-    copilot(rc_copilot, "Hello.", a, user_home, trust="persist")  # Copilot writes its own files
+    copilot(rc_copilot, "Hello.", a, user_home)  # Copilot writes its own files
     (user_home / ".copilot" / "mcp-config.json").write_text(
         json.dumps({"mcpServers": {"docs": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}})
     )
     before = _copilot_config(user_home)
     wikimem("install", "copilot", "--mcp")
-    run = copilot(rc_copilot, "Hello again.", a, user_home, trust="persist")
+    run = copilot(rc_copilot, "Hello again.", a, user_home)
     assert {r["event"] for r in records(isolated_home)} >= {"SessionStart", "Stop", "SessionEnd"}
     tools = {t["function"]["name"] for b in run["api_requests"] for t in b.get("tools") or []}
     assert "wikimem-memory_search" in tools  # the MCP server started and its tools are offered
