@@ -91,14 +91,14 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
     if client == "copilot":
         # camelCase, no event name in the payload: `writer` passes it as the command's --event
         # (popped from here); millisecond times, one per event (the same payload twice is one)
-        base: dict[str, Any] = {"sessionId": session, "cwd": cwd, "timestamp": _unique_ms()}
+        camel: dict[str, Any] = {"sessionId": session, "cwd": cwd, "timestamp": _unique_ms()}
         if kind == "start":
-            return {**base, "hook_event_name": "sessionStart", "source": f"new {mark}"}
+            return {**camel, "hook_event_name": "sessionStart", "source": f"new {mark}"}
         if kind == "prompt":
-            return {**base, "hook_event_name": "userPromptSubmitted", "prompt": f"fix {mark}"}
+            return {**camel, "hook_event_name": "userPromptSubmitted", "prompt": f"fix {mark}"}
         if kind == "tool":
             return {
-                **base,
+                **camel,
                 "hook_event_name": "postToolUse",
                 "toolName": "bash",
                 "toolArgs": {"command": f"pytest -k {mark}"},
@@ -107,7 +107,7 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
                     "textResultForLlm": "1 passed\n<shellId: 0 completed with exit code 0>",
                 },
             }
-        return {**base, "hook_event_name": "agentStop", "stopReason": f"end_turn {mark}"}
+        return {**camel, "hook_event_name": "agentStop", "stopReason": f"end_turn {mark}"}
     if client in ("opencode", "qwen"):  # Claude Code's shape (OpenCode's: wikimem's plugin's)
         base = {"session_id": session, "cwd": cwd}
         if kind == "start":
