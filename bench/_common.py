@@ -7,7 +7,9 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+Stdin = bytes | Callable[[], bytes]  # a payload, or a maker of a fresh one per run
 
 
 def time_command(
@@ -26,7 +28,7 @@ def time_command(
 
 
 def alternate(
-    cases: dict[str, tuple[Sequence[str], bytes]],
+    cases: dict[str, tuple[Sequence[str], Stdin]],
     runs: int,
     env: dict[str, str] | None = None,
     warmup: int = 3,
@@ -34,11 +36,12 @@ def alternate(
     """Run every case once per round, `runs` rounds, so machine noise hits all cases alike."""
     for _ in range(warmup):
         for argv, stdin in cases.values():
-            time_command(argv, stdin, env)
+            time_command(argv, stdin() if callable(stdin) else stdin, env)
     results: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(runs):
         for name, (argv, stdin) in cases.items():
-            results[name].append(time_command(argv, stdin, env))
+            data = stdin() if callable(stdin) else stdin
+            results[name].append(time_command(argv, data, env))
     return results
 
 

@@ -1,14 +1,17 @@
-"""What wikimem adds to a real Claude Code and a real Gemini CLI session: hooks vs none.
+"""What wikimem adds to a real harness session: hooks vs none.
 
-A scripted session (Claude Code 2.1.332 `claude -p` and Gemini CLI 0.61.0 `gemini -p` from
-../shared/realclients, offline, against their mock APIs: one prompt, two shell commands, the
-answer) is timed with wikimem installed by `wikimem install <client>` into one temporary HOME,
-and with no hooks in another, alternating, over ≥ 10 runs. Reported: median wall per session,
-the difference, and that difference per hook event the session fired. The wiki holds a few
-notes, so session start and the prompt do inject. For Gemini the time is the CLI process's own
-wall (the driver starts a mock and a network namespace around each session; that is left out).
+A scripted session (Claude Code 2.1.332 `claude -p`, Gemini CLI 0.61.0 `gemini -p`, GitHub
+Copilot CLI 1.0.102 `copilot -p`, OpenCode 1.18.33 `opencode run`, Qwen Code 0.24.4 `qwen -p`,
+from ../shared/realclients, offline, against their mock APIs: one prompt, two shell commands,
+the answer) is timed with wikimem installed by `wikimem install <client>` into one temporary
+HOME, and with no hooks in another, alternating, over ≥ 10 runs. Reported: median wall per
+session, the difference, and that difference per hook event the session fired (events recorded:
+for OpenCode the plugin's, for Qwen without its empty re-fires, which start a process but record
+nothing). The wiki holds a few notes, so session start and the prompt do inject. For the drivers
+other than Claude Code's the time is the CLI process's own wall (the driver starts a mock and a
+network namespace around each session; that is left out).
 
-    python bench/e2e_overhead.py [--runs 12] [--client claude|gemini|all]
+    python bench/e2e_overhead.py [--runs 12] [--client claude|gemini|copilot|opencode|qwen|all]
 """
 
 from __future__ import annotations
@@ -34,16 +37,17 @@ TOOLS = ["echo 'FAIL tests/test_auth.py: TOKEN_TTL too large'", "echo 'PASS test
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=12)
-    ap.add_argument("--client", choices=("claude", "gemini", "all"), default="all")
+    ap.add_argument("--client", choices=("claude", *DRIVERS, "all"), default="all")
     args = ap.parse_args()
     sys.path.insert(0, str(REALCLIENTS))
     status = 0
     if args.client in ("claude", "all"):
         status |= bench_claude(args.runs)
-    if args.client in ("gemini", "all"):
-        if args.client == "all":
-            print()
-        status |= bench_gemini(args.runs)
+    for client in DRIVERS:
+        if args.client in (client, "all"):
+            if args.client == "all":
+                print()
+            status |= bench_driver(client, args.runs)
     return status
 
 
@@ -114,36 +118,51 @@ def bench_claude(runs: int) -> int:
     return 0
 
 
-def bench_gemini(runs: int) -> int:
-    import realclient_gemini as rg
+# client -> (driver module, the attribute naming its binary, name, options of every session)
+DRIVERS: dict[str, tuple[str, str, str, dict[str, object]]] = {
+    "gemini": ("realclient_gemini", "GEMINI_BIN", "Gemini CLI", {}),
+    # user hooks: Copilot runs them in every folder (no trust written)
+    "copilot": ("realclient_copilot", "COPILOT_BIN", "GitHub Copilot CLI", {"trust": "none"}),
+    "opencode": ("realclient_opencode", "OPENCODE_BIN", "OpenCode", {}),
+    "qwen": ("realclient_qwen", "QWEN_CLI_JS", "Qwen Code", {}),
+}
 
-    if not os.access(rg.GEMINI_BIN, os.X_OK):
-        print(f"Gemini CLI not installed at {rg.GEMINI_BIN}; run ../shared/realclients/install.sh")
+
+def bench_driver(client: str, runs: int) -> int:
+    """A client whose driver runs each session in a loopback-only namespace of its own and
+    reports the CLI process's wall (`elapsed_s`)."""
+    import importlib
+
+    module, binary, name, options = DRIVERS[client]
+    rc = importlib.import_module(module)
+    if not os.path.exists(getattr(rc, binary)):
+        print(
+            f"{name} not installed at {getattr(rc, binary)}; run ../shared/realclients/install.sh"
+        )
         return 2
-    with tempfile.TemporaryDirectory(prefix="wikimem-e2e-bench-gemini-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"wikimem-e2e-bench-{client}-") as tmp:
         root = Path(tmp)
         home = root / "wikimem-home"
         with_hooks, without = root / "user-with", root / "user-without"
         project = _project(root)
         env = dict(os.environ, WIKIMEM_HOME=str(home), HOME=str(with_hooks))
-        _install_and_seed(env, "gemini")
+        _install_and_seed(env, client)
         samples: dict[str, list[float]] = {"without hooks": [], "with wikimem": []}
         events_per_session = []
         for run in range(runs + 2):
-            for name, user_home in (("without hooks", without), ("with wikimem", with_hooks)):
+            for label, user_home in (("without hooks", without), ("with wikimem", with_hooks)):
                 before = _count_events(home)
-                # the driver runs every session in a loopback-only namespace of its own
-                result = rg.run_session(
-                    None, PROMPT, str(project), str(user_home), tool_commands=TOOLS
+                result = rc.run_session(
+                    None, PROMPT, str(project), str(user_home), tool_commands=TOOLS, **options
                 )
                 if not result["ok"]:
                     raise SystemExit(f"session failed: {result['stderr'][-1500:]}")
                 if run >= 2:  # two warm-up rounds
-                    samples[name].append(float(result["elapsed_s"]))
-                    if name == "with wikimem":
+                    samples[label].append(float(result["elapsed_s"]))
+                    if label == "with wikimem":
                         events_per_session.append(_count_events(home) - before)
         _report(
-            f"real Gemini CLI session with and without wikimem, median of {runs} alternating "
+            f"real {name} session with and without wikimem, median of {runs} alternating "
             f"runs ({machine()})\nnetwork: loopback-only namespace (the driver's own)\n",
             samples,
             events_per_session,

@@ -2,24 +2,29 @@
 
 Budget (DESIGN §11): median wall ≤ 1.6× `python -c pass`, same interpreter, same run.
 Measured on the command `wikimem install` writes into harness configs (`python -I -S
-…/hookentry.py claude --home …`), and, for reference, the `wikimem` console script.
+…/hookentry.py claude --home …`), and, for reference, the `wikimem` console script. With
+`--all-clients`, also the installed commands of GitHub Copilot CLI (`--event postToolUse`, a
+fresh timestamp each run, so its one-record-per-event marker is made every time), OpenCode and
+Qwen Code, each on a logging-only PostToolUse the real client sent (tests/fixtures/<client>).
 
-    python bench/hook_latency.py [--runs 40] [--check]
+    python bench/hook_latency.py [--runs 40] [--check] [--all-clients]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import alternate, machine, median_ms, table
+from _common import Stdin, alternate, machine, median_ms, table
 
 BUDGET = 1.6
 REPO = Path(__file__).resolve().parents[1]
@@ -44,6 +49,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--check", action="store_true", help="exit 1 when over budget")
+    ap.add_argument("--all-clients", action="store_true", help="Copilot, OpenCode, Qwen too")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
     from wikimem.harness.install import hook_command
@@ -56,7 +62,7 @@ def main() -> int:
         installed = shlex.split(hook_command("claude", home))
         stdin = json.dumps(PAYLOAD).encode()
         env = dict(os.environ, WIKIMEM_HOME=home.root)
-        cases = {
+        cases: dict[str, tuple[list[str], Stdin]] = {
             "python -c pass": ([sys.executable, "-c", "pass"], b""),
             "python -I -S -c pass": ([sys.executable, "-I", "-S", "-c", "pass"], b""),
             "installed hook command": (installed, stdin),
@@ -65,6 +71,8 @@ def main() -> int:
         script = str(beside) if beside.exists() else shutil.which("wikimem")
         if script:
             cases["wikimem hook claude (console script)"] = ([script, "hook", "claude"], stdin)
+        if args.all_clients:
+            cases.update(other_clients(home, hook_command))
         results = alternate(cases, args.runs, env)
         base = median_ms(results["python -c pass"])
         rows = [
@@ -73,13 +81,48 @@ def main() -> int:
         ]
         print(f"hook latency, median of {args.runs} alternating runs ({machine()})")
         print(table(rows, ["command", "median ms", "vs python -c pass"]))
-        ratio = median_ms(results["installed hook command"]) / base
+        ratio = max(
+            median_ms(s) / base for name, s in results.items() if name.startswith("installed")
+        )
         print(
-            f"\ninstalled hook: {ratio:.2f}x (budget {BUDGET}x) -> {'OK' if ratio <= BUDGET else 'OVER BUDGET'}"
+            f"\ninstalled hook (the slowest client's): {ratio:.2f}x (budget {BUDGET}x) -> "
+            f"{'OK' if ratio <= BUDGET else 'OVER BUDGET'}"
         )
         recorded = sum(f.read_text().count("\n") for f in Path(home.events_dir).glob("*.jsonl"))
         print(f"records written: {recorded}")
         return 1 if args.check and ratio > BUDGET else 0
+
+
+def other_clients(
+    home: object, hook_command: Callable[..., str]
+) -> dict[str, tuple[list[str], Stdin]]:
+    fixtures = REPO / "tests" / "fixtures"
+
+    def read(path: Path) -> str:
+        # the Claude Code payload's file name: `test_auth` holds a redaction rule's trigger
+        # (`_auth`), which would compile a regex the Claude Code case never does
+        return path.read_text().replace("tests/test_auth.py", "src/auth.test.ts")
+
+    copilot = json.loads(read(fixtures / "copilot" / "postToolUse.json"))
+    stamps = itertools.count(copilot["timestamp"])
+
+    def fresh_copilot() -> bytes:
+        return json.dumps({**copilot, "timestamp": next(stamps)}).encode()
+
+    return {
+        "installed hook command, copilot": (
+            shlex.split(hook_command("copilot", home, "postToolUse")),
+            fresh_copilot,
+        ),
+        "installed hook command, opencode": (
+            shlex.split(hook_command("opencode", home)),
+            read(fixtures / "opencode" / "PostToolUse.json").encode(),
+        ),
+        "installed hook command, qwen": (
+            shlex.split(hook_command("qwen", home)),
+            read(fixtures / "qwen" / "PostToolUse.json").encode(),
+        ),
+    }
 
 
 if __name__ == "__main__":

@@ -88,6 +88,47 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
                 "output": "1 passed",
             }
         return {**base, "hook_event_name": "afterAgentResponse", "text": f"done {mark}"}
+    if client == "copilot":
+        # camelCase, no event name in the payload: `writer` passes it as the command's --event
+        # (popped from here); millisecond times, one per event (the same payload twice is one)
+        camel: dict[str, Any] = {"sessionId": session, "cwd": cwd, "timestamp": _unique_ms()}
+        if kind == "start":
+            return {**camel, "hook_event_name": "sessionStart", "source": f"new {mark}"}
+        if kind == "prompt":
+            return {**camel, "hook_event_name": "userPromptSubmitted", "prompt": f"fix {mark}"}
+        if kind == "tool":
+            return {
+                **camel,
+                "hook_event_name": "postToolUse",
+                "toolName": "bash",
+                "toolArgs": {"command": f"pytest -k {mark}"},
+                "toolResult": {
+                    "resultType": "success",
+                    "textResultForLlm": "1 passed\n<shellId: 0 completed with exit code 0>",
+                },
+            }
+        return {**camel, "hook_event_name": "agentStop", "stopReason": f"end_turn {mark}"}
+    if client in ("opencode", "qwen"):  # Claude Code's shape (OpenCode's: wikimem's plugin's)
+        base = {"session_id": session, "cwd": cwd}
+        if kind == "start":
+            return {**base, "hook_event_name": "SessionStart", "source": f"startup {mark}"}
+        if kind == "prompt":
+            return {**base, "hook_event_name": "UserPromptSubmit", "prompt": f"fix {mark} please"}
+        if kind == "tool":
+            tool = "bash" if client == "opencode" else "run_shell_command"
+            response: dict[str, Any] = (
+                {"output": "1 passed", "metadata": {"exit": 0}}
+                if client == "opencode"
+                else {"llmContent": "Command: x\nOutput: 1 passed\nExit Code: 0"}
+            )
+            return {
+                **base,
+                "hook_event_name": "PostToolUse",
+                "tool_name": tool,
+                "tool_input": {"command": f"pytest -k {mark}"},
+                "tool_response": response,
+            }
+        return {**base, "hook_event_name": "Stop", "last_assistant_message": f"done {mark}"}
     if client != "gemini":
         raise ValueError(f"bench/load.py has no events for the client {client!r} yet: add them")
     # DESIGN §4: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
@@ -106,6 +147,15 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
             "tool_response": {"llmContent": "1 passed"},
         }
     return {**base, "hook_event_name": "AfterAgent", "prompt_response": f"done {mark}"}
+
+
+_LAST_MS = [0]
+
+
+def _unique_ms() -> int:
+    """Epoch milliseconds, never the same twice in this process (Copilot CLI's timestamps)."""
+    _LAST_MS[0] = max(int(time.time() * 1000), _LAST_MS[0] + 1)
+    return _LAST_MS[0]
 
 
 def _utc_now_ms() -> str:
@@ -146,13 +196,16 @@ def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str
         if i % SESSION_EVERY == 0:
             session = str(uuid.uuid4())
         client = clients[(w + i) % len(clients)]
-        data = json.dumps(payload(client, w, i, session, cwd)).encode()
+        event = payload(client, w, i, session, cwd)
+        named = event.pop("hook_event_name") if client == "copilot" else None
+        data = json.dumps(event).encode()
         if inproc:
             from wikimem.capture import hook
 
-            hook.main([client], stdin=io.BytesIO(data), stdout=io.BytesIO())
+            argv = [client] + (["--event", named] if named else [])
+            hook.main(argv, stdin=io.BytesIO(data), stdout=io.BytesIO())
             continue
-        wall, err = _wall(shlex.split(hook_command(client, Home(home))), data, env)
+        wall, err = _wall(shlex.split(hook_command(client, Home(home), named)), data, env)
         hooks.append(wall)
         if err:
             noisy.append(err.decode("utf-8", "replace")[-300:])

@@ -50,6 +50,9 @@ LEAKY_ENV_PREFIXES = (
     "GEMINI_",
     "GOOGLE_",
     "OPENAI_",
+    "COPILOT_",  # COPILOT_HOME moves ~/.copilot; the rest is Copilot CLI's hook environment
+    "OPENCODE",  # OPENCODE_CONFIG_DIR and friends; OPENCODE=1 inside OpenCode
+    "QWEN_",  # QWEN_HOME moves ~/.qwen
     "XDG_CONFIG_",  # git and the harnesses read config from XDG_CONFIG_HOME
     "XDG_DATA_",
     "XDG_STATE_",

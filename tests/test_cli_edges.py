@@ -388,7 +388,7 @@ def test_shell_completion(home: Path) -> None:
 
     assert "remember" in complete("wikimem rem")
     assert complete("wikimem show prof") == ["profile/preferences.md"]
-    assert complete("wikimem install co") == ["codex"]
+    assert complete("wikimem install co") == ["codex", "copilot"]
 
 
 def test_json_on_every_command_that_prints_data(home: Path, tmp_path: Path) -> None:

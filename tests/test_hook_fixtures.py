@@ -224,3 +224,18 @@ def test_installed_command_form_records_the_same(isolated_home: Path) -> None:
     assert proc.returncode == 0 and proc.stderr == b""
     [rec] = records(isolated_home)
     assert rec["tool"] == "Bash" and rec["event"] == "PostToolUse"
+
+
+@pytest.mark.parametrize("client", ["copilot", "opencode", "qwen"])
+def test_every_observed_payload_of_the_newer_harnesses_is_copied(client: str) -> None:
+    """../shared/harness-contracts/observed/<client>/ (native/ too) has a copy, the same, in
+    tests/fixtures/observed/<client>/, where the adapters' tests read it."""
+    shared = SHARED / "harness-contracts" / "observed" / client
+    if not shared.is_dir():
+        pytest.skip("../shared/harness-contracts is not beside the repository")
+    files = sorted(p.relative_to(shared) for p in shared.rglob("*.json"))
+    assert files
+    for rel in files:
+        ours = FIXTURES / "observed" / client / rel
+        assert ours.exists(), f"copy {shared / rel} into {ours.parent}"
+        assert json.loads(ours.read_text()) == json.loads((shared / rel).read_text())

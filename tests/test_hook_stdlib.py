@@ -79,3 +79,26 @@ def test_logging_only_event_avoids_expensive_modules(home: Path) -> None:
     top = {n.split(".", 1)[0] for n in names}
     assert not top & set(EXPENSIVE), sorted(top & set(EXPENSIVE))
     assert "json" not in top and "re" not in top  # see wikimem/capture/fastjson.py and redact.py
+
+
+@pytest.mark.parametrize(
+    "client,fixture",
+    [
+        ("qwen", "PostToolUse"),
+        ("qwen", "UserPromptSubmit"),
+        ("opencode", "PostToolUse"),
+        ("opencode", "SessionStart"),
+    ],
+)
+def test_newer_harnesses_import_only_the_standard_library(
+    client: str, fixture: str, home: Path
+) -> None:
+    """Qwen Code and OpenCode (Copilot CLI's `--event` form: tests/test_copilot_hook.py)."""
+    from tests.conftest import FIXTURES
+
+    raw = json.loads((FIXTURES / client / f"{fixture}.json").read_text())
+    top = {n.split(".", 1)[0] for n in imported_modules(client, raw)}
+    assert not top & set(FORBIDDEN), sorted(top & set(FORBIDDEN))
+    assert top <= set(sys.stdlib_module_names) | {"wikimem", "_frozen_importlib_external"}
+    if fixture == "PostToolUse":
+        assert not top & set(EXPENSIVE), sorted(top & set(EXPENSIVE))

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import REPO, hook_env
-from tests.corpus.payloads import payloads
+from tests.corpus.payloads import event_of, payload_files, payloads
 from wikimem.capture import events, hook
 from wikimem.harness import CLIENTS, HookInputError
 
@@ -150,11 +150,7 @@ def test_mutated_events_of_every_client(client: str, examples: int, quiet_home: 
     @fuzz(examples)
     @given(_mutated(client))
     def check(payload: dict[str, Any]) -> None:
-        # Gemini CLI delivers one event to each of its wirings with one timestamp, and wikimem
-        # keeps the first: each example here is a new event, so it gets a time of its own.
-        stamp = payload.get("timestamp")
-        if isinstance(stamp, str) and stamp.startswith("2026-") and len(stamp) < 40:  # a fixture's
-            payload = {**payload, "timestamp": f"2026-11-29T18:04:11.{next(stamps):09d}Z"}
+        payload = _fresh_time(payload, next(stamps))
         raw = _encode(payload)
         # Nothing at all is right for an event the adapter calls noise (Codex's
         # PreModelRequest, Gemini's BeforeModel)
@@ -163,11 +159,64 @@ def test_mutated_events_of_every_client(client: str, examples: int, quiet_home: 
     check()
 
 
+def _fresh_time(payload: dict[str, Any], n: int) -> dict[str, Any]:
+    """Gemini CLI and Copilot CLI deliver one event to each of their wirings with one timestamp,
+    and wikimem keeps the first: each example is a new event, so it gets a time of its own (in
+    the fixture's form: ISO text, or Copilot's epoch milliseconds)."""
+    stamp = payload.get("timestamp")
+    if isinstance(stamp, str) and stamp.startswith("2026-") and len(stamp) < 40:
+        return {**payload, "timestamp": f"2026-11-29T18:04:11.{n:09d}Z"}
+    if isinstance(stamp, int) and not isinstance(stamp, bool) and stamp > 10**12:
+        return {**payload, "timestamp": 1796227960000 + n}
+    return payload
+
+
 def _noise(client: str, payload: dict[str, Any]) -> bool:
     try:
         return hook._adapter(client).normalise(payload, {}) is None
     except (HookInputError, RecursionError):
         return False
+
+
+@pytest.mark.parametrize("examples", EXAMPLES)
+def test_copilot_events_named_by_the_command(examples: int, quiet_home: Path) -> None:
+    """Copilot CLI's camelCase payloads carry no event name: the installed command passes it
+    (`--event`). Mutated payloads, and an event name the adapter does not know, in that form."""
+    files = payload_files("copilot")
+    bases = [
+        (event_of(p), json.loads(p.read_text()))
+        for p in files
+        if "hook_event_name" not in json.loads(p.read_text())
+    ]
+    assert bases
+    stamps = iter(range(10**9))
+    hostile = json_values | big_text | st.just(_deep(600))
+
+    @fuzz(examples)
+    @given(
+        st.sampled_from(bases),
+        st.lists(st.tuples(st.integers(0, 50), hostile), max_size=3),
+        st.sampled_from(["", "notification", "somethingNew"]),
+    )
+    def check(base: tuple[str, dict[str, Any]], changes: list[tuple[int, Any]], other: str) -> None:
+        event, payload = base[0], dict(base[1])
+        keys = sorted(payload)
+        for index, value in changes:
+            payload[keys[index % len(keys)]] = value
+        payload = _fresh_time(payload, next(stamps))
+        out = io.BytesIO()
+        argv = ["copilot", "--event", other or event]
+        before = sum(_lines(f) for f in (quiet_home / "events").glob("*.jsonl"))
+        errors_before = _lines(quiet_home / "state" / "errors.log")
+        assert hook.main(argv, stdin=io.BytesIO(_encode(payload)), stdout=out) == 0
+        if out.getvalue():
+            assert set(json.loads(out.getvalue())) == {"additionalContext"}
+        added = sum(_lines(f) for f in (quiet_home / "events").glob("*.jsonl")) - before
+        errors = _lines(quiet_home / "state" / "errors.log") - errors_before
+        noise = _noise("copilot", {**payload, "hook_event_name": other or event})
+        assert added in (0, 1) and (added == 1 or errors >= 1 or noise)
+
+    check()
 
 
 @pytest.mark.parametrize("examples", EXAMPLES)

@@ -4,7 +4,10 @@ Contract: `diagnose(home, project_dir)` returns `Check`s (ok / warn / fail / inf
 config, the wiki's git state, the search index, the event log, and each harness: which events
 are wired where, whether the installed command runs and how fast, Codex's hook trust (untrusted
 hooks are skipped silently by Codex), Gemini CLI's folder trust (no hook runs in an untrusted
-folder), hooks switched off in a harness's settings, and Cursor's double firing. Each problem carries a one-line fix. It changes nothing.
+folder), Copilot CLI's folder trust (repository hooks are skipped silently in an untrusted
+folder), hooks switched off in a harness's settings (`disableAllHooks` in Claude Code, Copilot CLI
+and Qwen Code), and Cursor's double firing. Each problem carries a one-line fix. It changes
+nothing.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ import time
 import tomllib
 from dataclasses import dataclass
 
-from wikimem.harness import CLIENTS, codextrust, is_wikimem_command
-from wikimem.harness.install import WIRING, Installed, config_path, installed
+from wikimem.harness import CLIENTS, codextrust, copilottrust, is_wikimem_command
+from wikimem.harness.install import WIRING, Installed, config_path, installed, qwen_dir
 from wikimem.home import DEFAULT_HOME, Home
 
 
@@ -48,6 +51,14 @@ PROBE_PAYLOADS = {
         "status": "completed",
     },
     "gemini": {
+        "session_id": "wikimem-doctor",
+        "hook_event_name": "Notification",
+        "message": "doctor",
+    },
+    # the installed command names the event (--event)
+    "copilot": {"sessionId": "wikimem-doctor", "timestamp": 0, "reason": "complete"},
+    "opencode": {"session_id": "wikimem-doctor", "hook_event_name": "Stop"},
+    "qwen": {
         "session_id": "wikimem-doctor",
         "hook_event_name": "Notification",
         "message": "doctor",
@@ -347,24 +358,94 @@ def _codex_checks(project_dir: str | None) -> list[Check]:
     return out
 
 
-def _claude_checks(project_dir: str | None) -> list[Check]:
+def _settings_files(client: str, project_dir: str | None) -> list[str]:
+    """The settings files where a harness reads `disableAllHooks`."""
+    if client == "claude":
+        user = config_path("claude", "user")
+        project = [config_path("claude", "project", project_dir)] if project_dir else []
+        return [user, *project]
+    if client == "qwen":
+        user = os.path.join(qwen_dir(), "settings.json")
+        project = [os.path.join(project_dir, ".qwen", "settings.json")] if project_dir else []
+        return [user, *project]
+    user = os.path.join(copilottrust.copilot_home(), "settings.json")
+    project = (
+        [os.path.join(project_dir, ".github", "copilot", "settings.json")] if project_dir else []
+    )
+    return [user, *project]
+
+
+def _disabled_hooks_checks(project_dir: str | None) -> list[Check]:
     out = []
-    for scope in ("user", "project"):
-        if scope == "project" and project_dir is None:
+    for client in ("claude", "copilot", "qwen"):
+        for path in dict.fromkeys(_settings_files(client, project_dir)):
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    doc = json.load(fh)
+            except (OSError, ValueError):
+                continue
+            if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
+                out.append(
+                    Check(
+                        client,
+                        "fail",
+                        f'{path} sets "disableAllHooks": true; no hook runs',
+                        f"remove disableAllHooks from {path}",
+                    )
+                )
+    return out
+
+
+def _copilot_checks(found: list[Installed]) -> list[Check]:
+    """Copilot CLI skips repository hooks silently in a folder it does not trust."""
+    out = []
+    for item in found:
+        if item.client != "copilot" or item.scope != "project":
             continue
-        path = config_path("claude", scope, project_dir)
+        folder = os.path.dirname(os.path.dirname(os.path.dirname(item.path)))
         try:
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
-        except (OSError, ValueError):
+            trust = copilottrust.folder_trust(folder)
+        except copilottrust.TrustFileError as exc:
+            out.append(Check("copilot trust", "fail", str(exc), "fix it; Copilot refuses it too"))
             continue
-        if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
+        if trust.trusted:
+            out.append(Check("copilot trust", "ok", f"Copilot CLI trusts {folder} ({trust.why})"))
+            continue
+        out.append(
+            Check(
+                "copilot trust",
+                "fail",
+                f"Copilot CLI skips the repository hooks in {item.path} (silently: nothing is "
+                f"recorded or injected): {folder} is not trusted ({trust.why})",
+                "trust the folder when Copilot asks, or run `wikimem install copilot --scope "
+                f"project --project-dir {folder} --trust`",
+            )
+        )
+    return out
+
+
+def _opencode_checks(found: list[Installed]) -> list[Check]:
+    plugins = [i for i in found if i.client == "opencode"]
+    out = []
+    if len(plugins) > 1:
+        out.append(
+            Check(
+                "opencode",
+                "info",
+                "wikimem's plugin is installed for the user and for this project: OpenCode loads "
+                "both, and the first one loaded serves each project (each event is recorded once)",
+            )
+        )
+    for item in plugins:
+        if item.command == "wikimem hook opencode":
             out.append(
                 Check(
-                    "claude",
-                    "fail",
-                    f'{path} sets "disableAllHooks": true; no hook runs',
-                    f"remove disableAllHooks from {path}",
+                    f"opencode ({item.scope})",
+                    "info",
+                    f"{item.path} runs `wikimem hook opencode` from PATH ($WIKIMEM_BIN), as "
+                    "copied by hand",
+                    f"run `wikimem install opencode --scope {item.scope}` for a faster, "
+                    "absolute command",
                 )
             )
     return out
@@ -405,7 +486,7 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 "hooks",
                 "warn",
                 "wikimem is not wired into any harness",
-                "run `wikimem install claude` (or codex, cursor, gemini)",
+                "run `wikimem install claude` (or codex, cursor, gemini, copilot, opencode, qwen)",
             )
         )
     for item in found:
@@ -420,7 +501,8 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                     f"run `wikimem install {item.client} --scope {item.scope} --home {home.root}`",
                 )
             )
-    checks += _codex_checks(project_dir) + _claude_checks(project_dir)
+    checks += _codex_checks(project_dir) + _disabled_hooks_checks(project_dir)
+    checks += _copilot_checks(found) + _opencode_checks(found)
     from wikimem.harness.geminicheck import gemini_checks
 
     gemini = gemini_checks(project_dir, wired=any(i.client == "gemini" for i in found))

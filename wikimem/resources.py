@@ -1,6 +1,8 @@
-"""Files that ship with wikimem besides its code: note and gate templates, the hook script, docs.
+"""Files that ship with wikimem besides its code: note and gate templates, the hook script, docs,
+the OpenCode plugin.
 
-Contract: `resource(name, *parts)` is the absolute path of `templates/…`, `hooks/…` or `docs/…`
+Contract: `resource(name, *parts)` is the absolute path of `templates/…`, `hooks/…`, `docs/…` or
+`integrations/opencode/…`
 in a source checkout (where they live at the repository's top) and in an installed wheel alike:
 `wikimem/_data/` links to those folders in the checkout, and the wheel carries their files there.
 """

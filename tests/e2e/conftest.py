@@ -1,5 +1,5 @@
-"""End-to-end tests against the real Claude Code, Codex and Gemini CLI binaries
-(../shared/realclients).
+"""End-to-end tests against the real Claude Code, Codex, Gemini CLI, GitHub Copilot CLI, OpenCode
+and Qwen Code binaries (../shared/realclients).
 
 The clients run offline against local mock model APIs that log every request, so a test sees
 real hook payloads and what reached the model. Every test wires wikimem with `wikimem install
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -42,12 +43,28 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
         sys.path.insert(0, str(REALCLIENTS))
         import realclient_claude
         import realclient_codex
+        import realclient_copilot
         import realclient_gemini
+        import realclient_opencode
+        import realclient_qwen
 
         claude, codex = realclient_claude, realclient_codex
         _state["gemini"] = realclient_gemini
-        bins = (claude.CLAUDE_BIN, codex.CODEX_BIN, realclient_gemini.GEMINI_BIN)
+        _state["copilot"] = realclient_copilot
+        _state["opencode"] = realclient_opencode
+        _state["qwen"] = realclient_qwen
+        bins = (
+            claude.CLAUDE_BIN,
+            codex.CODEX_BIN,
+            realclient_gemini.GEMINI_BIN,
+            realclient_copilot.COPILOT_BIN,
+            realclient_opencode.OPENCODE_BIN,
+        )
         missing = [b for b in bins if not os.access(b, os.X_OK)]
+        if not os.path.exists(realclient_qwen.QWEN_CLI_JS):
+            missing.append(realclient_qwen.QWEN_CLI_JS)
+        elif not shutil.which(realclient_qwen.NODE):
+            missing.append(f"node ({realclient_qwen.NODE}), which Qwen Code runs on")
         if missing:
             reason = (
                 f"real clients not installed ({missing[0]}); run ../shared/realclients/install.sh"
@@ -100,6 +117,27 @@ def rc_gemini(loopback_only: bool) -> ModuleType:
     """The Gemini CLI driver; it runs every session in a loopback-only namespace of its own."""
     _load()
     return _state["gemini"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def rc_copilot() -> ModuleType:
+    """The GitHub Copilot CLI driver; every session runs in a loopback-only namespace of its own."""
+    _load()
+    return _state["copilot"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def rc_opencode() -> ModuleType:
+    """The OpenCode driver; every session runs in a loopback-only namespace of its own."""
+    _load()
+    return _state["opencode"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def rc_qwen() -> ModuleType:
+    """The Qwen Code driver; every session runs in a loopback-only namespace of its own."""
+    _load()
+    return _state["qwen"]  # type: ignore[no-any-return]
 
 
 def wikimem(

@@ -1,4 +1,5 @@
-"""What one agent learned, another knows: real Claude Code and Codex sessions sharing one memory."""
+"""What one agent learned, another knows: real Claude Code, Codex, GitHub Copilot CLI, OpenCode and
+Qwen Code sessions sharing one memory."""
 
 from __future__ import annotations
 
@@ -95,3 +96,88 @@ def test_codex_to_claude(
     assert in_requests("never npm", ask["api_requests"]) and in_requests(
         "5433", ask["api_requests"]
     )
+
+
+@pytest.mark.timeout(900)
+def test_a_chain_through_all_the_harnesses(
+    rc_claude: ModuleType,
+    rc_copilot: ModuleType,
+    rc_opencode: ModuleType,
+    rc_qwen: ModuleType,
+    rc_codex: ModuleType,
+    isolated_home: Path,
+    user_home: Path,
+    clones: tuple[Path, Path],
+) -> None:
+    """Claude Code → Copilot CLI → OpenCode → Qwen Code → Codex: what each session is told, the
+    next one (on the other clone, after a dream) finds in what it sends to its model."""
+    a, b = clones
+    for client in ("claude", "copilot", "opencode", "qwen"):
+        wikimem("install", client)
+    wikimem("install", "codex", "--trust")
+
+    def learned(bodies: list[object], fact: str) -> None:
+        assert in_requests(fact, bodies), fact
+        wikimem("dream", "--backend", "offline")
+
+    told = rc_claude.run_session(
+        None,
+        "Remember that the staging database listens on port 5433.",
+        str(a),
+        str(user_home),
+        tool_commands=[],
+    )
+    assert told["ok"], told["stderr"][-2000:]
+    wikimem("dream", "--backend", "offline")
+
+    # `opencode run` would read a word like "9464." as a number: none ends a sentence here
+    run = rc_copilot.run_session(
+        None,
+        "Which port does staging's database use? Remember that release branches are named release/YYYY-MM.",
+        str(b),
+        str(user_home),
+        tool_commands=[],
+        trust="none",
+    )
+    assert run["ok"], run["stderr"][-2000:]
+    learned(run["api_requests"], "5433")
+
+    run = rc_opencode.run_session(
+        None,
+        "How are release branches named? Remember that the metrics collector listens on port 9464, please.",
+        str(a),
+        str(user_home),
+        tool_commands=[],
+    )
+    assert run["ok"], run["stderr"][-2000:]
+    learned(run["api_requests"], "release/YYYY-MM")
+
+    run = rc_qwen.run_session(
+        None,
+        "Where does the metrics collector listen? Remember that deploys need the VPN profile acme-prod.",
+        str(b),
+        str(user_home),
+        tool_commands=[],
+    )
+    assert run["ok"], run["stderr"][-2000:]
+    learned(run["api_requests"], "9464")
+
+    ask = rc_codex.run_session(
+        None,
+        "Which VPN profile do deploys need?",
+        str(a),
+        str(user_home),
+        hooks=codex_hooks(user_home),
+        trust="persist",
+        tool_command="true",
+        isolate_network=False,
+    )
+    assert ask["ok"], ask["stderr"][-2000:]
+    assert in_requests("acme-prod", [r["body"] for r in ask["api_requests"]])
+    assert {r["client"] for r in records(isolated_home)} == {
+        "claude",
+        "copilot",
+        "opencode",
+        "qwen",
+        "codex",
+    }

@@ -57,9 +57,11 @@ TEXT_FIELDS = ("output", "error", "message", "summary")
 SALVAGE_IDS = (
     "hook_event_name",
     "session_id",
+    "sessionId",
     "conversation_id",
     "cwd",
     "tool_name",
+    "toolName",
     "tool_use_id",
     "prompt_id",
     "turn_id",
@@ -95,7 +97,7 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
 def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -> int:
     """Run one hook invocation; always returns 0."""
     args = list(sys.argv[1:] if argv is None else argv)
-    client, home_arg = _parse_args(args)
+    client, home_arg, event_arg = _parse_args(args)
     home = resolve_home(home_arg)
     deadline = time.monotonic() + _seconds("WIKIMEM_HOOK_DEADLINE", DEADLINE_SECONDS)
     wait = _seconds("WIKIMEM_HOOK_RECORD_WAIT", RECORD_WAIT_SECONDS)
@@ -112,7 +114,14 @@ def main(argv: list[str] | None = None, stdin: Any = None, stdout: Any = None) -
             raise HookInputError("stdin is closed")
         raw = _within(wait, "stdin did not close", read_input, in_stream.read)
         output = handle(
-            client, home, raw, deadline, os.environ, wait=wait, plugin="--plugin" in args
+            client,
+            home,
+            raw,
+            deadline,
+            os.environ,
+            wait=wait,
+            plugin="--plugin" in args,
+            event=event_arg,
         )
     except BaseException as exc:  # fail-open: the agent must never see us break
         _disarm_timer(True)
@@ -136,22 +145,25 @@ def _ignore(unraisable: Any) -> None:
     pass
 
 
-def _parse_args(args: list[str]) -> tuple[str | None, str | None]:
+def _parse_args(args: list[str]) -> tuple[str | None, str | None, str | None]:
+    """(client, --home, --event). `--event NAME` names the event a command serves, for a
+    harness whose payloads carry no event name (GitHub Copilot CLI's camelCase hooks)."""
     client: str | None = None
-    home: str | None = None
+    values: dict[str, str] = {}
     i = 0
     while i < len(args):
         arg = args[i]
-        if arg == "--home" and i + 1 < len(args):
-            home = args[i + 1]
+        if arg in ("--home", "--event") and i + 1 < len(args):
+            values[arg] = args[i + 1]
             i += 2
             continue
-        if arg.startswith("--home="):
-            home = arg[len("--home=") :]
+        if arg.startswith(("--home=", "--event=")):
+            name, _, value = arg.partition("=")
+            values[name] = value
         elif client is None and not arg.startswith("-"):
             client = arg
         i += 1
-    return client, home
+    return client, values.get("--home"), values.get("--event")
 
 
 def _seconds(variable: str, default: float) -> float:
@@ -224,6 +236,18 @@ def _adapter(client: str) -> ModuleType:
         from wikimem.harness import gemini
 
         return gemini
+    if client == "copilot":
+        from wikimem.harness import copilot
+
+        return copilot
+    if client == "opencode":
+        from wikimem.harness import opencode
+
+        return opencode
+    if client == "qwen":
+        from wikimem.harness import qwen
+
+        return qwen
     from wikimem.harness import cursor
 
     return cursor
@@ -368,6 +392,7 @@ def handle(
     env: Mapping[str, str],
     wait: float = RECORD_WAIT_SECONDS,
     plugin: bool = False,
+    event: str | None = None,
 ) -> str | None:
     """Record one event, then do the optional work while time is left; the client's answer."""
     native: str | None = None
@@ -375,6 +400,8 @@ def handle(
         payload = parse_payload(*raw)
         if payload is None:
             raise HookInputError("empty stdin")
+        if event:
+            payload["hook_event_name"] = event  # the command's word over the payload's
         name = payload.get("hook_event_name")
         native = name if isinstance(name, str) else None
         if plugin and _installed_hook_runs_too(client, payload, env):
@@ -398,8 +425,9 @@ def handle(
         if fields is None or record is None:
             return None  # noise (Codex PreModelRequest), or a probe
         _ensure_dirs(home)
-        if client == "gemini" and not adapter.first_delivery(home.state_dir, payload, time.time()):
-            return None  # the same event through a second wiring (extension + install)
+        first = getattr(adapter, "first_delivery", None)
+        if first is not None and not first(home.state_dir, payload, time.time()):
+            return None  # the same event through a second wiring (two scopes, extension + install)
         events.append(home.events_dir, record, time.monotonic() + wait)
     except Exception as exc:
         log_error(home, client, exc)

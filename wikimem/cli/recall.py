@@ -140,6 +140,10 @@ def register(app: typer.Typer) -> None:
                     "UserPromptSubmit": "beforeSubmitPrompt",
                 },
                 "gemini": {"UserPromptSubmit": "BeforeAgent"},
+                "copilot": {
+                    "SessionStart": "sessionStart",
+                    "UserPromptSubmit": "userPromptSubmitted",
+                },
             }.get(client, {}).get(event, event)
             out = _adapter(client).render(native, event, text)
         if json_out:

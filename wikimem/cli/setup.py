@@ -75,6 +75,8 @@ def _show_result(result: InstallResult | McpResult, verb: str) -> None:
         console.print(text if text else f"{result.path}: no change", markup=False, highlight=False)
     elif result.changed:
         what = "MCP server" if isinstance(result, McpResult) else "hooks"
+        if isinstance(result, InstallResult) and result.client == "opencode":
+            what = "plugin"
         console.print(f"{verb}: {result.client} {what} in {result.path}", markup=False)
         if isinstance(result, InstallResult) and result.events:
             console.print(f"  events: {', '.join(result.events)}", markup=False)
@@ -139,7 +141,9 @@ def register(app: typer.Typer) -> None:
                 help="Codex: record in ~/.codex/config.toml that you trust wikimem's hooks "
                 "(otherwise Codex skips them until you trust them in /hooks). Gemini CLI: record "
                 "the project folder as trusted in ~/.gemini/trustedFolders.json (Gemini runs no "
-                "hook in an untrusted folder).",
+                "hook in an untrusted folder). Copilot CLI, with --scope project: add the "
+                "repository to trustedFolders in ~/.copilot/config.json (Copilot skips "
+                "repository hooks in an untrusted folder).",
             ),
         ] = False,
         mcp: McpOption = False,

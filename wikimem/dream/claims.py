@@ -147,6 +147,9 @@ def parse_line(line: str) -> Claim | None:
                 "codex",
                 "cursor",
                 "gemini",
+                "copilot",
+                "opencode",
+                "qwen",
             ):
                 source = source.split(":", 1)[0]
             source = source.replace("wikimem remember", "remember")

@@ -30,6 +30,9 @@ CLIENT_NAMES = {
     "codex": "Codex",
     "cursor": "Cursor",
     "gemini": "Gemini CLI",
+    "copilot": "GitHub Copilot CLI",
+    "opencode": "OpenCode",
+    "qwen": "Qwen Code",
 }
 
 

@@ -21,7 +21,9 @@ SHELL_TOOLS = (
     "exec_command",
     "local_shell",
     "shell_command",
-    "run_shell_command",  # Gemini CLI
+    "run_shell_command",  # Gemini CLI, Qwen Code
+    "bash",  # GitHub Copilot CLI, OpenCode
+    "powershell",  # GitHub Copilot CLI on Windows
 )
 EDIT_TOOLS = (
     "Edit",
@@ -32,6 +34,9 @@ EDIT_TOOLS = (
     "Delete",
     "replace",  # Gemini CLI
     "write_file",
+    "edit",  # GitHub Copilot CLI, OpenCode, Qwen Code
+    "create",  # GitHub Copilot CLI
+    "write",  # OpenCode
 )
 _CD_PREFIX = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
 _FAILURE_HINT = re.compile(

@@ -1,6 +1,7 @@
 """Harness adapters: one module per client turns its native hook payload into our record.
 
-Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`):
+Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`, `copilot`, `opencode`,
+`qwen`):
   - `CLIENT`: the client's name in records;
   - `normalise(payload, env) -> dict | None`: the record's fields (`session`, `event`,
     `native_event`, `cwd`, and whichever of `prompt`, `tool`, `input`, `output`, `error`,
@@ -8,7 +9,9 @@ Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`):
     `model` the event carries), or None for an event that is noise and must not be recorded;
     raises `HookInputError` when a required field is missing or has the wrong type;
   - `render(native_event, event, context) -> str | None`: what to print on stdout, in the
-    client's own format, given the memory to inject (None: nothing to inject).
+    client's own format, given the memory to inject (None: nothing to inject);
+  - optionally `first_delivery(state_dir, payload, now) -> bool`: False for a second delivery of
+    one event (the harness runs every registration of a hook, and the user wired two).
 
 Hook-path package: standard library only.
 """
@@ -21,7 +24,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-CLIENTS = ("claude", "codex", "cursor", "gemini")
+CLIENTS = ("claude", "codex", "cursor", "gemini", "copilot", "opencode", "qwen")
 
 # What identifies a hook command as ours in a harness config (install, uninstall, doctor, and
 # the Cursor double-fire check all use these).
@@ -93,6 +96,14 @@ def hook_specific_output(event: str, context: str | None) -> str | None:
     return fastjson.dumps(
         {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}, ascii=False
     )
+
+
+def additional_context(context: str | None) -> str | None:
+    """GitHub Copilot CLI's injection format (top-level `additionalContext`; DESIGN §4), which
+    wikimem's OpenCode plugin reads too."""
+    if not context:
+        return None
+    return fastjson.dumps({"additionalContext": context}, ascii=False)
 
 
 def drop_none(fields: dict[str, Any]) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 
-from wikimem.capture import fastjson
+from wikimem.capture import fastjson, once
 from wikimem.harness import (
     HookInputError,
     as_text,
@@ -76,7 +76,6 @@ UNTRUSTED_CLOSE = "\n</untrusted_context>"
 SHELL_TAIL = ("Process Group PGID: ", "Background PIDs: ", "Signal: ", "Exit Code: ")
 TRANSCRIPT_TAIL = 256 * 1024  # how much of a transcript is read back for the last answer
 SEEN_DIR = "gemini-seen"
-SEEN_KEEP_SECONDS = 3 * 3600
 
 
 def sent_by_gemini(payload: dict[str, Any], env: Mapping[str, str]) -> bool:
@@ -283,19 +282,6 @@ def _is_prompt(content: object) -> bool:
 # -- one event, one record -----------------------------------------------------------------------
 
 
-def _iso_hour(stamp: str) -> bool:
-    """Whether `stamp` starts like `2026-11-29T18` (no regular expressions on the hook path)."""
-    head = stamp[:13]
-    digits = head[0:4] + head[5:7] + head[8:10] + head[11:13]
-    return (
-        len(head) == 13
-        and digits.isascii()
-        and digits.isdigit()
-        and head[4] == head[7] == "-"
-        and head[10] in "T "
-    )
-
-
 def first_delivery(state_dir: str, payload: dict[str, Any], now: float) -> bool:
     """True for the first delivery of this event to this home, False for a repeat.
 
@@ -305,66 +291,23 @@ def first_delivery(state_dir: str, payload: dict[str, Any], now: float) -> bool:
     Gemini's ISO time, is always first: the stamp is what tells two events apart, so a constant
     one (a hostile or broken client's) must not make later events pass for repeats."""
     stamp = payload.get("timestamp")
-    if not isinstance(stamp, str) or not _iso_hour(stamp):
+    bucket = once.iso_hour(stamp)
+    if bucket is None:
         return True
     key = "\0".join(
         (
             str(payload.get("session_id")),
             str(payload.get("hook_event_name")),
-            stamp,
+            str(stamp),
             str(payload.get("tool_name") or ""),
             fastjson.dumps(payload.get("tool_input")) if "tool_input" in payload else "",
         )
     )
-    bucket = "".join(c for c in stamp[:13] if c.isalnum() or c == "-")
-    if len(bucket) != 13:
-        return True
-    directory = os.path.join(state_dir, SEEN_DIR, bucket)
-    marker = os.path.join(directory, _digest(key))
-    for attempt in (0, 1):
-        try:
-            os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            break
-        except FileExistsError:
-            return False
-        except FileNotFoundError:
-            if attempt:
-                return True  # no marker possible: rather twice than never
-            try:
-                os.makedirs(directory, mode=0o700, exist_ok=True)
-            except OSError:
-                return True
-        except OSError:
-            return True
-    if payload.get("hook_event_name") == "SessionStart":
-        prune_seen(state_dir, now, keep=bucket)
-    return True
-
-
-def _digest(key: str) -> str:
-    try:
-        from _sha1 import sha1  # type: ignore[import-not-found]
-    except ImportError:  # pragma: no cover - CPython always has it
-        from hashlib import sha1
-    return str(sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:32])
-
-
-def prune_seen(state_dir: str, now: float, keep: str = "") -> None:
-    """Drop marker buckets older than a few hours (a repeat arrives within seconds), except
-    `keep`, the one just written to."""
-    import time
-
-    cutoff = time.strftime("%Y-%m-%dT%H", time.gmtime(now - SEEN_KEEP_SECONDS))
-    root = os.path.join(state_dir, SEEN_DIR)
-    try:
-        buckets = [b for b in os.listdir(root) if b < cutoff and b != keep]
-    except OSError:
-        return
-    for bucket in buckets:
-        path = os.path.join(root, bucket)
-        try:
-            for name in os.listdir(path):
-                os.unlink(os.path.join(path, name))
-            os.rmdir(path)
-        except OSError:
-            continue
+    return once.first(
+        state_dir,
+        SEEN_DIR,
+        key,
+        bucket,
+        now,
+        prune=payload.get("hook_event_name") == "SessionStart",
+    )

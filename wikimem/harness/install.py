@@ -1,12 +1,14 @@
 """Wiring wikimem into a harness's hook config (`wikimem install` / `uninstall`).
 
-Contract: our entries are merged into the harness's own file (Claude Code and Gemini CLI
-`settings.json`, Codex and Cursor `hooks.json`, user or project scope) keeping every foreign key
-and hook; installing
-twice equals installing once; the file is backed up before it changes; uninstall removes exactly
-our entries; a file that is not a JSON object is refused and left untouched. Hook commands use
-absolute paths (interpreter, entry script, home), so they work from any cwd. Codex hook trust
-and Gemini folder trust are recorded only when asked (`trust=True`), never silently.
+Contract: our entries are merged into the harness's own file (Claude Code, Gemini CLI and Qwen
+Code `settings.json`, Codex and Cursor `hooks.json`, GitHub Copilot CLI `hooks/wikimem.json`,
+user or project scope) keeping every foreign key and hook; for OpenCode, which has no shell
+hooks, wikimem's plugin file is put into its plugin folder (`opencodeplugin`). Installing twice
+equals installing once; the file is backed up before it changes; uninstall removes exactly our
+entries, and a file (or folder) wikimem created that is empty afterwards; a file that is not a
+JSON object is refused and left untouched. Hook commands use absolute paths (interpreter, entry
+script, home), so they work from any cwd. Codex hook trust and Gemini CLI and Copilot CLI folder
+trust are recorded only when asked (`trust=True`), never silently.
 """
 
 from __future__ import annotations
@@ -25,9 +27,11 @@ from wikimem.harness import (
     CLIENTS,
     ENTRY_SCRIPT,
     codextrust,
+    copilottrust,
     geminitrust,
     is_wikimem_command,
     madefiles,
+    opencodeplugin,
 )
 from wikimem.home import DEFAULT_HOME, Home
 
@@ -79,8 +83,43 @@ WIRING: dict[str, tuple[tuple[str, str | None, int], ...]] = {
         ("Notification", None, 5),
         ("SessionEnd", None, 5),
     ),
+    # camelCase events (their payloads carry no event name: each command passes --event).
+    # Never preToolUse: any non-zero exit of a preToolUse hook denies the tool.
+    # userPromptTransformed repeats the prompt; permissionRequest is not memory.
+    "copilot": (
+        ("sessionStart", None, 10),
+        ("userPromptSubmitted", None, 10),
+        ("postToolUse", None, 5),
+        ("postToolUseFailure", None, 5),
+        ("agentStop", None, 5),
+        ("subagentStop", None, 5),
+        ("preCompact", None, 5),
+        ("sessionEnd", None, 5),
+    ),
+    # What wikimem's plugin sends (integrations/opencode/wikimem.js); no file lists them.
+    "opencode": (
+        ("SessionStart", None, 10),
+        ("UserPromptSubmit", None, 10),
+        ("PostToolUse", None, 5),
+        ("PreCompact", None, 5),
+        ("Stop", None, 5),
+    ),
+    # Claude Code's events. PostToolBatch repeats PostToolUse, MessageDisplay the answer.
+    "qwen": (
+        ("SessionStart", None, 10),
+        ("UserPromptSubmit", None, 10),
+        ("PostToolUse", "*", 5),
+        ("PostToolUseFailure", "*", 5),
+        ("Stop", None, 5),
+        ("SubagentStop", None, 5),
+        ("PreCompact", None, 5),
+        ("PostCompact", None, 5),
+        ("SessionEnd", None, 5),
+    ),
 }
 GEMINI_HOOK_NAME = "wikimem"  # what Gemini's /hooks panel and hooksConfig.disabled show
+COPILOT_HOOKS_FILE = "wikimem.json"
+FLAT = ("cursor", "copilot")  # hooks listed directly under each event, not in matcher groups
 
 
 class InstallError(WikimemError):
@@ -113,16 +152,30 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
         raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
     if scope not in SCOPES:
         raise InstallError(f"unknown scope {scope!r}; expected user or project")
+    if client == "opencode":
+        return opencodeplugin.plugin_path(scope, project_dir)
     if scope == "project":
         base = os.path.abspath(project_dir or os.getcwd())
+        if client == "copilot":
+            # Copilot reads repository hooks at the repository's root, from any folder in it
+            from wikimem.capture.project import find_repo_root
+
+            found = find_repo_root(base)
+            base = found[0] if found else base
         sub = {
             "claude": ".claude/settings.json",
             "codex": ".codex/hooks.json",
             "cursor": ".cursor/hooks.json",
             "gemini": ".gemini/settings.json",
+            "copilot": f".github/hooks/{COPILOT_HOOKS_FILE}",
+            "qwen": ".qwen/settings.json",
         }
         return os.path.join(base, sub[client])
     home = os.path.expanduser("~")
+    if client == "copilot":
+        return os.path.join(copilottrust.copilot_home(), "hooks", COPILOT_HOOKS_FILE)
+    if client == "qwen":
+        return os.path.join(qwen_dir(), "settings.json")
     if client == "claude":
         return os.path.join(
             os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "settings.json"
@@ -134,21 +187,40 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
     return os.path.join(home, ".cursor", "hooks.json")
 
 
+def qwen_dir() -> str:
+    """Qwen Code's own folder (`QWEN_HOME` moves it)."""
+    return os.environ.get("QWEN_HOME") or os.path.join(os.path.expanduser("~"), ".qwen")
+
+
 def entry_script() -> str:
     # The entry lives at the package's top so installed commands survive reorganising modules.
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     return os.path.join(package_dir, ENTRY_SCRIPT)
 
 
-def hook_command(client: str, home: Home) -> str:
-    """`<python> -I -S <…/wikimem/hookentry.py> <client> [--home DIR]`, every path absolute.
+def hook_argv(client: str, home: Home, event: str | None = None) -> list[str]:
+    """`<python> -I -S <…/wikimem/hookentry.py> <client> [--home DIR] [--event E]`, every path
+    absolute.
 
     `-I -S` skips site-packages and the environment's PYTHON* variables: faster on every agent
-    event (DESIGN §4) and immune to a project's virtualenv or PYTHONPATH."""
+    event (DESIGN §4) and immune to a project's virtualenv or PYTHONPATH. `--event` names the
+    event for a harness whose payloads do not (Copilot CLI)."""
     parts = [sys.executable, "-I", "-S", entry_script(), client]
     if home.root != Home(DEFAULT_HOME).root:
         parts += ["--home", home.root]
-    return " ".join(shlex.quote(p) for p in parts)
+    if event:
+        parts += ["--event", event]
+    return parts
+
+
+def hook_command(client: str, home: Home, event: str | None = None) -> str:
+    return " ".join(shlex.quote(p) for p in hook_argv(client, home, event))
+
+
+def handler_command(handler: dict[str, Any]) -> object:
+    """The command of a hook handler: Copilot CLI calls it `bash` (`command` is an alias)."""
+    command = handler.get("bash")
+    return handler.get("command") if command is None else command
 
 
 def _load(path: str) -> tuple[dict[str, Any], str]:
@@ -198,8 +270,8 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[
             if not isinstance(entry, dict):
                 kept.append(entry)
                 continue
-            if client == "cursor":
-                if is_wikimem_command(entry.get("command"), client):
+            if client in FLAT:
+                if is_wikimem_command(handler_command(entry), client):
                     positions.setdefault(event, len(kept))
                 else:
                     kept.append(entry)
@@ -228,13 +300,20 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return out, positions
 
 
-def _with_ours(client: str, doc: dict[str, Any], command: str) -> dict[str, Any]:
+def _with_ours(client: str, doc: dict[str, Any], home: Home) -> dict[str, Any]:
     out, positions = _strip_ours(client, doc)
     hooks = out.setdefault("hooks", {})
+    command = hook_command(client, home)
     for event, matcher, timeout in WIRING[client]:
         entries = hooks.setdefault(event, [])
         if client == "cursor":
             entry: dict[str, Any] = {"command": command, "timeout": timeout}
+        elif client == "copilot":
+            entry = {
+                "type": "command",
+                "bash": hook_command(client, home, event),
+                "timeoutSec": timeout,
+            }
         else:
             entry = {}
             if matcher is not None:
@@ -244,9 +323,9 @@ def _with_ours(client: str, doc: dict[str, Any], command: str) -> dict[str, Any]
                 handler = {"name": GEMINI_HOOK_NAME, **handler, "timeout": timeout * 1000}
             entry["hooks"] = [handler]
         entries.insert(positions.get(event, len(entries)), entry)
-    if client == "cursor":
+    if client in FLAT:
         out.setdefault("version", 1)
-        # keep "version" first, as Cursor's docs write it
+        # keep "version" first, as Cursor's and Copilot's docs write it
         out = {"version": out.pop("version"), **out}
     return out
 
@@ -297,11 +376,14 @@ def install(
     dry_run: bool = False,
     trust: bool = False,
 ) -> InstallResult:
+    if client == "opencode":
+        return _install_plugin(home, scope, project_dir, dry_run)
     path = config_path(client, scope, project_dir)
     doc, before_text = _load(path)
-    command = hook_command(client, home)
-    after = _with_ours(client, doc, command)
+    after = _with_ours(client, doc, home)
     existed = os.path.exists(path)
+    if not existed and not dry_run:
+        _make_parents(home, path)
     changed, backup, after_text = _apply(path, before_text, after, dry_run)
     if changed and not dry_run and not existed:
         madefiles.record(home, path)
@@ -314,6 +396,8 @@ def install(
         messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
     if client == "gemini":
         messages.extend(_gemini_messages(scope, project_dir, trust, dry_run))
+    if client == "copilot":
+        messages.extend(_copilot_messages(scope, path, trust, dry_run))
     return InstallResult(
         client,
         scope,
@@ -326,6 +410,153 @@ def install(
         after_text,
         tuple(messages),
     )
+
+
+def _make_parents(home: Home, path: str) -> None:
+    """Create the missing folders above `path`, each recorded so that uninstall removes it
+    again once it is empty (a harness's folder is left as it was found)."""
+    missing = []
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.isdir(folder):
+        missing.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for folder in reversed(missing):
+        os.makedirs(folder, exist_ok=True)
+        madefiles.record(home, folder)
+
+
+def _remove_made_parents(home: Home, path: str) -> None:
+    """Remove the folders above `path` that wikimem created and that are empty now."""
+    folder = os.path.dirname(os.path.abspath(path))
+    while madefiles.created(home, folder):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            return  # not empty: someone else's files live there now
+        madefiles.forget(home, folder)
+        folder = os.path.dirname(folder)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from exc
+
+
+def _install_plugin(
+    home: Home, scope: str, project_dir: str | None, dry_run: bool
+) -> InstallResult:
+    """OpenCode: wikimem's plugin file, with this installation's hook command in it."""
+    path = config_path("opencode", scope, project_dir)
+    before = _read_text(path)
+    if before and not opencodeplugin.is_ours(before):
+        raise InstallError(f"{path} exists and is not wikimem's plugin; nothing was changed")
+    after = opencodeplugin.render(hook_argv("opencode", home))
+    changed = before != after
+    backup = None
+    if changed and not dry_run:
+        if before:
+            backup = backup_copy(path, before)
+        else:
+            _make_parents(home, path)
+        atomic_write(path, after)
+        if not before:
+            madefiles.record(home, path)
+    messages = ["OpenCode loads plugins when it starts: restart a running OpenCode."]
+    if scope == "project" and not before:
+        messages.append(
+            "OpenCode runs `npm install` in every config folder it finds, this project's "
+            ".opencode/ too (wikimem's plugin needs none of it)."
+        )
+    return InstallResult(
+        "opencode",
+        scope,
+        path,
+        changed,
+        dry_run,
+        backup,
+        tuple(e for e, _, _ in WIRING["opencode"]),
+        before,
+        after,
+        tuple(messages),
+    )
+
+
+def _uninstall_plugin(
+    scope: str, project_dir: str | None, dry_run: bool, home: Home | None
+) -> InstallResult:
+    path = config_path("opencode", scope, project_dir)
+    before = _read_text(path)
+    if not before or not opencodeplugin.is_ours(before):
+        return InstallResult("opencode", scope, path, False, dry_run, None, (), before, before)
+    backup = None
+    if not dry_run:
+        # edited by hand: keep those edits beside it
+        backup = None if opencodeplugin.pristine(before) else backup_copy(path, before)
+        os.unlink(path)
+        made_by = home or _plugin_home(before)
+        madefiles.forget(made_by, path)
+        _remove_made_parents(made_by, path)
+    return InstallResult(
+        "opencode", scope, path, True, dry_run, backup, (), before, "", removed=True
+    )
+
+
+def _plugin_home(text: str) -> Home:
+    argv = opencodeplugin.command_of(text) or []
+    if "--home" in argv[:-1]:
+        return Home(argv[argv.index("--home") + 1])
+    return Home(DEFAULT_HOME)
+
+
+def _copilot_messages(scope: str, path: str, trust: bool, dry_run: bool) -> list[str]:
+    """Explain Copilot CLI's folder trust for repository hooks, and record it when asked."""
+    if scope != "project":
+        if trust:
+            return ["--trust is for --scope project: Copilot CLI runs user hooks in every folder."]
+        return []
+    folder = os.path.dirname(os.path.dirname(os.path.dirname(path)))  # <repo>/.github/hooks/x
+    try:
+        state = copilottrust.folder_trust(folder)
+    except copilottrust.TrustFileError as exc:
+        return [f"Cannot check Copilot CLI's folder trust: {exc}"]
+    if state.trusted:
+        return [f"Copilot CLI trusts {folder} ({state.why}): the hooks will run there."]
+    explain = (
+        "Copilot CLI runs repository hooks only in folders you trust, and skips them silently "
+        f"elsewhere. {folder} is not trusted ({state.why})"
+    )
+    refused = copilottrust.refuse_reason(folder)
+    if not trust:
+        how = "trust it when Copilot asks"
+        if not refused:
+            how += ", or re-run with --trust to record that trust now"
+        return [f"{explain}: {how}."]
+    if refused:
+        raise InstallError(refused)
+    config = copilottrust.config_path()
+    if dry_run:
+        return [f"{explain}; would add it to trustedFolders in {config}."]
+    before = _read_text(config)
+    try:
+        copilottrust.read_config(config)
+        after = copilottrust.with_trust(before, folder)
+    except (ValueError, copilottrust.TrustFileError) as exc:
+        raise InstallError(f"cannot record trust in {config}: {exc}") from None
+    if _read_text(config) != before:  # Copilot rewrites this file itself
+        raise InstallError(f"{config} changed while wikimem was editing it; nothing was changed")
+    backup = backup_copy(config, before) if before else None
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    atomic_write(config, after, mode=None if before else 0o600)
+    saved = f"; the previous file is in {backup}" if backup else ""
+    return [f"Recorded Copilot CLI trust for {folder} in {config} (--trust){saved}."]
 
 
 def _ours(handler: dict[str, Any]) -> bool:
@@ -467,7 +698,7 @@ def _installed_home(client: str, doc: dict[str, Any]) -> Home:
 
 
 def _nothing_left(client: str, doc: dict[str, Any]) -> bool:
-    rest = {k: v for k, v in doc.items() if not (client == "cursor" and k == "version")}
+    rest = {k: v for k, v in doc.items() if not (client in FLAT and k == "version")}
     return not rest
 
 
@@ -480,6 +711,8 @@ def uninstall(
 ) -> InstallResult:
     """Remove exactly our entries. A file wikimem created that holds nothing else afterwards is
     removed, not left as `{}`; any other file keeps what was there besides our entries."""
+    if client == "opencode":
+        return _uninstall_plugin(scope, project_dir, dry_run, home)
     path = config_path(client, scope, project_dir)
     doc, before_text = _load(path)
     if not before_text.strip():
@@ -494,6 +727,7 @@ def uninstall(
                 _forget_codex_trust(path, doc, dry_run)
             os.unlink(path)
             madefiles.forget(made_by, path)
+            _remove_made_parents(made_by, path)
         return InstallResult(
             client, scope, path, True, dry_run, None, (), before_text, "", removed=True
         )
@@ -525,14 +759,30 @@ def installed(project_dir: str | None = None) -> list[Installed]:
             if os.path.realpath(path) in seen:  # a project in the home directory: the same file
                 continue
             seen.add(os.path.realpath(path))
-            try:
-                doc, _ = _load(path)
-            except InstallError:
-                continue
-            events, command = _our_events(client, doc)
+            if client == "opencode":
+                events, command = _plugin_events(path)
+            else:
+                try:
+                    doc, _ = _load(path)
+                except InstallError:
+                    continue
+                events, command = _our_events(client, doc)
             if events:
                 found.append(Installed(client, scope, path, tuple(events), command))
     return found
+
+
+def _plugin_events(path: str) -> tuple[list[str], str]:
+    """OpenCode: the events wikimem's plugin sends, and the command it runs, when it is there."""
+    try:
+        text = _read_text(path)
+    except InstallError:
+        return [], ""
+    if not opencodeplugin.is_ours(text):
+        return [], ""
+    argv = opencodeplugin.command_of(text)
+    command = shlex.join(argv) if argv else "wikimem hook opencode"
+    return [e for e, _, _ in WIRING["opencode"]], command
 
 
 def _our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
@@ -545,10 +795,10 @@ def _our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
         for entry in entries if isinstance(entries, list) else []:
             if not isinstance(entry, dict):
                 continue
-            handlers = [entry] if client == "cursor" else entry.get("hooks") or []
+            handlers = [entry] if client in FLAT else entry.get("hooks") or []
             for h in handlers:
-                if isinstance(h, dict) and is_wikimem_command(h.get("command"), client):
+                if isinstance(h, dict) and is_wikimem_command(handler_command(h), client):
                     if event not in events:
                         events.append(event)
-                    command = str(h.get("command"))
+                    command = str(handler_command(h))
     return events, command

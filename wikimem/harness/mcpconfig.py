@@ -15,6 +15,14 @@ Where each harness keeps its MCP servers:
 | codex  | `$CODEX_HOME/config.toml` `[mcp_servers.wikimem]` | `<dir>/.codex/config.toml` |
 | cursor | `~/.cursor/mcp.json` `mcpServers`                 | `<dir>/.cursor/mcp.json`   |
 | gemini | `~/.gemini/settings.json` `mcpServers`            | `<dir>/.gemini/settings.json` |
+| copilot | `~/.copilot/mcp-config.json` `mcpServers` (`$COPILOT_HOME`) | `<repo>/.github/mcp.json` |
+| opencode | `~/.config/opencode/opencode.json` `mcp` (`$XDG_CONFIG_HOME`) | `<dir>/opencode.json` |
+| qwen   | `~/.qwen/settings.json` `mcpServers` (`$QWEN_HOME`) | `<dir>/.qwen/settings.json` |
+
+Copilot's project file is `.github/mcp.json`, not `.mcp.json` (which it reads too): that one is
+Claude Code's, and one entry serving two harnesses would leave with either's uninstall. OpenCode
+takes a local server as `{"type": "local", "command": [argv…]}`; a `opencode.jsonc` is edited
+when it is the file in use, and refused (like any file) when it has comments.
 """
 
 from __future__ import annotations
@@ -29,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, codextrust, geminitrust
-from wikimem.harness.install import SCOPES, InstallError
+from wikimem.harness import CLIENTS, codextrust, copilottrust, geminitrust, opencodeplugin
+from wikimem.harness.install import SCOPES, InstallError, qwen_dir
 from wikimem.home import DEFAULT_HOME, Home
 
 SERVER = "wikimem"
@@ -63,15 +71,36 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
         raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
     if scope not in SCOPES:
         raise InstallError(f"unknown scope {scope!r}; expected user or project")
+    if client == "opencode":
+        base = (
+            os.path.abspath(project_dir or os.getcwd())
+            if scope == "project"
+            else opencodeplugin.config_dir("user")
+        )
+        # OpenCode reads either name; an existing .jsonc alone is the one in use
+        jsonc = os.path.join(base, "opencode.jsonc")
+        plain = os.path.join(base, "opencode.json")
+        return jsonc if os.path.exists(jsonc) and not os.path.exists(plain) else plain
     if scope == "project":
         base = os.path.abspath(project_dir or os.getcwd())
+        if client == "copilot":
+            from wikimem.capture.project import find_repo_root
+
+            found = find_repo_root(base)
+            base = found[0] if found else base
         sub = {
             "claude": ".mcp.json",
             "codex": ".codex/config.toml",
             "cursor": ".cursor/mcp.json",
             "gemini": ".gemini/settings.json",
+            "copilot": ".github/mcp.json",
+            "qwen": ".qwen/settings.json",
         }
         return os.path.join(base, sub[client])
+    if client == "copilot":
+        return os.path.join(copilottrust.copilot_home(), "mcp-config.json")
+    if client == "qwen":
+        return os.path.join(qwen_dir(), "settings.json")
     if client == "claude":
         where = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.expanduser("~")
         return os.path.join(where, ".claude.json")
@@ -83,10 +112,14 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
 
 
 def is_ours(entry: object) -> bool:
-    """An MCP server entry that runs `wikimem mcp` (from any installation)."""
+    """An MCP server entry that runs `wikimem mcp` (from any installation); OpenCode's gives
+    the whole argv as `command`."""
     if isinstance(entry, dict):
-        command = entry.get("command")
-        args = entry.get("args") or []
+        command: object = entry.get("command")
+        args: object = entry.get("args") or []
+        if isinstance(command, list):
+            argv: list[object] = command
+            command, args = (argv[0] if argv else None), argv[1:]
         if isinstance(command, str) and isinstance(args, list):
             words = [command, *(a for a in args if isinstance(a, str))]
             names = [os.path.basename(w) for w in words]
@@ -123,6 +156,10 @@ def install_mcp(
     entry: dict[str, Any] = {"command": argv[0], "args": argv[1:]}
     if client == "claude":
         entry = {"type": "stdio", **entry, "env": {}}
+    elif client == "copilot":
+        entry = {"type": "local", **entry, "tools": ["*"]}
+    elif client == "opencode":
+        entry = {"type": "local", "command": argv, "enabled": True}
     return _edit_json(client, scope, path, entry, dry_run, tuple(messages))
 
 
@@ -135,7 +172,7 @@ def uninstall_mcp(
     return _edit_json(client, scope, path, None, dry_run, ())
 
 
-# -- JSON configs (Claude Code, Cursor) ------------------------------------------------------------
+# -- JSON configs (every harness but Codex) ------------------------------------------------------------
 
 
 def _read(path: str) -> str:
@@ -148,20 +185,29 @@ def _read(path: str) -> str:
         raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
 
 
-def _parse_json(path: str, text: str) -> dict[str, Any]:
+def _servers_key(client: str) -> str:
+    return "mcp" if client == "opencode" else "mcpServers"
+
+
+def _parse_json(path: str, text: str, key: str = "mcpServers") -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
         doc = json.loads(text)
     except ValueError as exc:
+        if geminitrust.has_comments(text):
+            raise InstallError(
+                f"{path} has comments, which rewriting it would lose; nothing was changed: "
+                "remove them, or add the entry `--dry-run` shows by hand"
+            ) from None
         raise InstallError(
             f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
         ) from None
     if not isinstance(doc, dict):
         raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
-    servers = doc.get("mcpServers")
+    servers = doc.get(key)
     if servers is not None and not isinstance(servers, dict):
-        raise InstallError(f'{path}: "mcpServers" is not an object; nothing was changed')
+        raise InstallError(f'{path}: "{key}" is not an object; nothing was changed')
     return doc
 
 
@@ -174,8 +220,9 @@ def _edit_json(
     messages: tuple[str, ...],
 ) -> McpResult:
     before = _read(path)
-    doc = _parse_json(path, before)
-    servers = dict(doc.get("mcpServers") or {})
+    key = _servers_key(client)
+    doc = _parse_json(path, before, key)
+    servers = dict(doc.get(key) or {})
     existing = servers.get(SERVER)
     if existing is not None and not is_ours(existing):
         raise InstallError(
@@ -188,9 +235,9 @@ def _edit_json(
         servers[SERVER] = entry
     after_doc = dict(doc)
     if servers:
-        after_doc["mcpServers"] = servers
+        after_doc[key] = servers
     else:
-        after_doc.pop("mcpServers", None)
+        after_doc.pop(key, None)
     changed = after_doc != doc
     after = "" if not after_doc else json.dumps(after_doc, indent=2, ensure_ascii=False) + "\n"
     if not changed or dry_run:

@@ -9,6 +9,9 @@ Contract:
   - A record that is missing, unreadable or of an older version reads as "nothing given": the
     worst case is a repetition, never a failure.
   - `standing_pending`: Gemini CLI's standing notes wait for the next prompt (`inject`).
+  - `session_lock`: an exclusive lock on one session's record, held while a hook reads and
+    rewrites it, for clients that run two injecting hooks of a session at once (Copilot CLI's
+    session start and first prompt); `has_record` tells whether the session has one yet.
 
 Hook-path module: standard library only.
 """
@@ -49,6 +52,38 @@ def turn_id(path: str, turn: str) -> str:
 
 def _record_path(home: Home, session: str) -> str:
     return home.state("sessions", f"{_sha1_hex(session)[:20]}.json")
+
+
+def has_record(home: Home, session: str) -> bool:
+    return os.path.exists(_record_path(home, session))
+
+
+def session_lock(home: Home, session: str | None) -> SessionLock:
+    return SessionLock(home, session)
+
+
+class SessionLock:
+    """Holds an exclusive flock on the session's lock file (`<record>.lock`) for the `with`
+    block; with `session` None it does nothing. Waits as long as the holder works: the hook's
+    own deadline bounds the wait."""
+
+    def __init__(self, home: Home, session: str | None) -> None:
+        self.path = _record_path(home, session)[: -len(".json")] + ".lock" if session else None
+        self.fd: int | None = None
+
+    def __enter__(self) -> SessionLock:
+        if self.path is not None:
+            import fcntl
+
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+            self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing releases the lock
+            self.fd = None
 
 
 def nothing() -> dict[str, list[Any]]:

@@ -17,6 +17,14 @@ Contract:
   - Gemini CLI: after `--resume` or a manual compression the standing notes are given with the
     next prompt (BeforeAgent) instead of at session start, because Gemini drops SessionStart
     context from a rebuilt history (`_gemini_defers`).
+  - GitHub Copilot CLI, OpenCode and Qwen Code: a resumed session's start gives the standing
+    notes again (the resumed history no longer holds the earlier session-start context: Copilot
+    replaces it, OpenCode and Qwen rebuild the system prompt), but not the passages given with
+    earlier prompts, which the resumed history still holds (`RESUME_KEEPS_PROMPTS`).
+  - Copilot CLI runs the session-start hook and the first prompt's hook at the same time: the
+    two take turns on the session's record (`session_lock`), and a first prompt that comes
+    before its session start leaves the standing notes to it, so one request never carries a
+    note twice (`START_RACES_PROMPT`).
 
 Hook-path module: standard library only; it reads notes and the index, never writes memory/.
 """
@@ -29,9 +37,11 @@ from wikimem.recall import relevance, rerank
 from wikimem.recall.fence import data, one_line
 from wikimem.recall.given import (
     defer_standing,
+    has_record,
     load_given,
     nothing,
     save_given,
+    session_lock,
     standing_pending,
     turn_id,
 )
@@ -64,6 +74,10 @@ FLOOR_RATIO = 0.35
 DIGEST_RATIO = 0.6
 SIBLING_RATIO = 0.5
 MIN_EXCERPT = 160  # a passage cut shorter than this says too little to be worth its header
+# Clients whose resumed history keeps what earlier prompts were given (seen in request bodies)
+RESUME_KEEPS_PROMPTS = ("copilot", "opencode", "qwen")
+# Clients that run the session-start hook and the first prompt's hook at the same time
+START_RACES_PROMPT = ("copilot",)
 
 
 def _wrap(parts: list[str], legend: bool = False) -> str:
@@ -197,6 +211,19 @@ def session_start(
     keep_passages: bool = False,
     cwd: str | None = None,
 ) -> str | None:
+    parts, given, legend = standing(home, project, budget, index, cwd)
+    if session:
+        record = load_given(home, session) if keep_passages else nothing()
+        record["notes"] = given
+        save_given(home, session, record)
+    return _wrap(parts, legend) if parts else None
+
+
+def standing(
+    home: Home, project: str, budget: int, index: Index | None = None, cwd: str | None = None
+) -> tuple[list[str], list[str], bool]:
+    """(the blocks of the standing notes that fit `budget`, the paths of those given whole,
+    whether their wrapper needs the provenance legend)."""
     parts: list[str] = []
     given: list[str] = []
     notes = [(rel, _read(home, rel)) for rel in session_start_paths(home, project, index)]
@@ -223,11 +250,7 @@ def session_start(
         if not block.endswith("[…]\n"):
             given.append(rel)  # a note given only in part can still answer a prompt later
         room -= len(block) + 1
-    if session:
-        record = load_given(home, session) if keep_passages else nothing()
-        record["notes"] = given
-        save_given(home, session, record)
-    return _wrap(parts, legend) if parts else None
+    return parts, given, legend
 
 
 STANDING_FILES = 5  # most-edited files an overview shows at session start
@@ -434,8 +457,10 @@ def prompt(
     budget: int,
     min_score: float = MIN_SCORE,
     limit: int = 40,
+    given: dict[str, list[Any]] | None = None,
 ) -> str | None:
-    given = load_given(home, session) if session else nothing()
+    if given is None:
+        given = load_given(home, session) if session else nothing()
     hits = relevant(home, index, project, text, min_score, limit, given)
     from wikimem.recall.index import query_terms
 
@@ -537,46 +562,67 @@ def for_event(
     gemini = record.get("client") == "gemini"
     if gemini and session and _gemini_defers(home, record, session):
         return None
+    racing = record.get("client") in START_RACES_PROMPT and session is not None
     index = open_index(home.state_dir, home.memory_dir)
     try:
-        if record["event"] == "SessionStart":
-            # In-place edits of profile/ and this project's notes are caught here (DESIGN §8).
-            dirs = ["profile", f"projects/{project}"] if project else ["profile"]
-            index.refresh(dirs=dirs, deadline=deadline - 0.1)
-            return session_start(
-                home,
-                project,
-                session,
-                int(budgets.get("session_start_chars", 8000)),
-                index,
-                cwd=record.get("cwd") if isinstance(record.get("cwd"), str) else None,
-            )
-        if record.get("client") == "cursor":
-            return None  # beforeSubmitPrompt cannot carry context (CONTRACTS §C.4)
-        text = record.get("prompt")
-        if not isinstance(text, str) or not text.strip():
-            return None
-        standing = None
-        if gemini and session and standing_pending(home, session):
-            dirs = ["profile", f"projects/{project}"] if project else ["profile"]
-            index.refresh(dirs=dirs, deadline=deadline - 0.1)
-            standing = session_start(
-                home,
-                project,
-                session,
-                int(budgets.get("session_start_chars", 8000)),
-                index,
-                keep_passages=True,
-                cwd=record.get("cwd") if isinstance(record.get("cwd"), str) else None,
-            )
-        index.refresh(deadline=deadline - 0.1)
-        min_score = max(float(budgets.get("min_score", 0.0)), MIN_SCORE)
-        matched = prompt(
-            home, index, project, session, text, int(budgets.get("prompt_chars", 3000)), min_score
-        )
-        return "\n\n".join(t for t in (standing, matched) if t) or None
+        with session_lock(home, session if racing else None):
+            return _for_event(home, record, budgets, project, session, index, deadline, racing)
     finally:
         index.close()
+
+
+def _for_event(
+    home: Home,
+    record: dict[str, Any],
+    budgets: dict[str, Any],
+    project: str,
+    session: str | None,
+    index: Index,
+    deadline: float,
+    racing: bool,
+) -> str | None:
+    gemini = record.get("client") == "gemini"
+    start_chars = int(budgets.get("session_start_chars", 8000))
+    cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
+    if record["event"] == "SessionStart":
+        # In-place edits of profile/ and this project's notes are caught here (DESIGN §8).
+        dirs = ["profile", f"projects/{project}"] if project else ["profile"]
+        index.refresh(dirs=dirs, deadline=deadline - 0.1)
+        resumed = record.get("source") == "resume"
+        keep = (resumed and record.get("client") in RESUME_KEEPS_PROMPTS) or racing
+        return session_start(
+            home, project, session, start_chars, index, keep_passages=keep, cwd=cwd
+        )
+    if record.get("client") == "cursor":
+        return None  # beforeSubmitPrompt cannot carry context (CONTRACTS §C.4)
+    text = record.get("prompt")
+    if not isinstance(text, str) or not text.strip():
+        return None
+    standing_text = None
+    if gemini and session and standing_pending(home, session):
+        dirs = ["profile", f"projects/{project}"] if project else ["profile"]
+        index.refresh(dirs=dirs, deadline=deadline - 0.1)
+        standing_text = session_start(
+            home, project, session, start_chars, index, keep_passages=True, cwd=cwd
+        )
+    index.refresh(deadline=deadline - 0.1)
+    seed = None
+    if racing and session and not has_record(home, session):
+        # The session start, running beside this hook, gives the standing notes: not again here
+        seed = nothing()
+        seed["notes"] = standing(home, project, start_chars, index, cwd)[1]
+    min_score = max(float(budgets.get("min_score", 0.0)), MIN_SCORE)
+    matched = prompt(
+        home,
+        index,
+        project,
+        session,
+        text,
+        int(budgets.get("prompt_chars", 3000)),
+        min_score,
+        given=seed,
+    )
+    return "\n\n".join(t for t in (standing_text, matched) if t) or None
 
 
 def _gemini_defers(home: Home, record: dict[str, Any], session: str) -> bool:
