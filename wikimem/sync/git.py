@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
+from wikimem.wiki import gitenv
 
 NETWORK_TIMEOUT = 300.0  # seconds: a fetch or push that hangs longer is given up
 
@@ -43,13 +44,6 @@ class Identity:
 
 def _base_env(interactive: bool) -> dict[str, str]:
     env = {
-        "GIT_CONFIG_COUNT": "3",
-        "GIT_CONFIG_KEY_0": "commit.gpgsign",
-        "GIT_CONFIG_VALUE_0": "false",
-        "GIT_CONFIG_KEY_1": "core.quotepath",
-        "GIT_CONFIG_VALUE_1": "false",
-        "GIT_CONFIG_KEY_2": "commit.template",
-        "GIT_CONFIG_VALUE_2": "",
         "LC_ALL": "C",  # stderr is classified by its English wording
         "LANGUAGE": "C",
     }
@@ -72,7 +66,7 @@ class Git:
         self.interactive = interactive
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        env = dict(os.environ)
+        env = gitenv.environ()  # no hooks of the person's, no signing (wikimem.wiki.gitenv)
         env.update(_base_env(self.interactive))
         env.update(
             {

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from wikimem.home import Home
 from wikimem.sync import record
+from wikimem.wiki import gitenv
 
 if TYPE_CHECKING:
     from wikimem.doctor import Check
@@ -35,6 +36,7 @@ def _configured_remote(home: Home) -> str:
         ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     return proc.stdout.strip()
@@ -122,6 +124,7 @@ def _driver_checks(home: Home) -> list[Check]:
         ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     command = proc.stdout.strip()

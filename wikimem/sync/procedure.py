@@ -39,7 +39,7 @@ from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
 from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
-from wikimem.sync.remote import Channel, channels, configure, remember_remote
+from wikimem.sync.remote import Channel, channels, configure, remember_remote, track
 from wikimem.sync.treemerge import (
     TreeMerge,
     empty_tree,
@@ -52,7 +52,7 @@ from wikimem.sync.treemerge import (
 )
 from wikimem.wiki import plainfile
 from wikimem.wiki.batch import Wiki
-from wikimem.wiki.gitstore import GitError
+from wikimem.wiki.gitstore import GitError, Store, detached_advice
 from wikimem.wiki.indexmd import write_index
 from wikimem.wiki.pathecho import echo_path
 
@@ -174,7 +174,7 @@ def _sync_locked(
         Identity(*person(home.memory_dir, config)),
         interactive=interactive,
     )
-    branch = _branch(git)
+    branch = _branch(git, store)
     _not_mid_operation(git)
     chans = channels(config, git, remote)
     result = SyncResult()
@@ -224,12 +224,11 @@ def _drop_unsafe(git: Git, config: Config) -> list[str]:
     return [f"{echo_path(p)} ({why})" for p, why in unsafe]
 
 
-def _branch(git: Git) -> str:
-    proc = git.run("symbolic-ref", "--short", "-q", "HEAD", check=False)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise SyncError(
-            "memory/ is not on a branch (detached HEAD); `git -C memory switch main` first"
-        )
+def _branch(git: Git, store: Store) -> str:
+    detached = store.detached()
+    if detached is not None:
+        raise SyncError(detached_advice(git.repo, *detached))
+    proc = git.run("symbolic-ref", "--short", "-q", "HEAD")
     return proc.stdout.strip()
 
 
@@ -337,6 +336,7 @@ def _sync_channel(
     last_remote = rec.channels[ch.name].last_remote
     if last_remote:
         git.run("update-ref", f"refs/remotes/{ch.name}/{branch}", last_remote)
+        track(git, ch, branch)  # the remote has the branch now: a plain `git pull` works
     return outcome
 
 

@@ -29,6 +29,7 @@ from wikimem.dream.ops import Upsert
 from wikimem.sync.claims import current_claims
 from wikimem.sync.lines import END, MIDDLE, START
 from wikimem.sync.merge import CONFLICT_KEY, flagged, has_markers, with_flag
+from wikimem.wiki import gitenv
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
@@ -113,6 +114,7 @@ def flagged_paths(memory_dir: str) -> list[str]:
         ],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")

@@ -312,6 +312,7 @@ class Wiki:
         the memory lock held."""
         self.recovery_notes = []
         store = self.store
+        store.require_branch()  # no write, and no dream's events consumed, on a detached HEAD
         store.prepare()
         removed = store.clear_stale_locks()  # GitLocked (one line) when a live git holds one
         if removed:
