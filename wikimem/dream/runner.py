@@ -538,7 +538,10 @@ class _Pass:
         result.notes.extend(proposal.notes)
         result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
         operations = list(proposal.operations)
-        if len(operations) > MAX_OPERATIONS:
+        # The cap is for a model's answer (a flood is a failure of judgment). The offline rules
+        # write one digest per session and one operation per claim: a day of many short
+        # sessions is not a flood, and capping it dropped their digests.
+        if self.backend.needs_prompt and len(operations) > MAX_OPERATIONS:
             result.rejected.append(
                 (
                     "?",
