@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from wikimem.capture.events import list_files
+from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
@@ -661,7 +661,7 @@ def _run_locked(
     for deferred in carry.deferred:
         result.events += len(deferred.records)
         work.consolidate(deferred.project, list(deferred.records), deferred)
-    offsets = dict(mark.offsets)
+    offsets = dict(mark.with_file_ids(home.events_dir).offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
     damaged: list[Damaged] = []
     for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
@@ -673,7 +673,7 @@ def _run_locked(
         for name, end, record in positioned:
             problem = record_problem(record)
             if problem:
-                work.quarantine_record(f"{name}:{end}", record, problem)
+                work.quarantine_record(f"{name.split('#', 1)[0]}:{end}", record, problem)
                 continue
             record = repaired(record)
             by_project.setdefault(record["project"], []).append(record)
@@ -847,7 +847,7 @@ def _retention(home: Home, mark: Watermark, days: int) -> None:
             continue
         path = os.path.join(home.events_dir, name)
         try:
-            if os.path.getsize(path) <= mark.offset(name):
+            if os.path.getsize(path) <= mark.offset(name, file_id(path)):
                 os.unlink(path)
         except OSError:
             continue
