@@ -115,6 +115,7 @@ class DreamResult:
     recovered: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    settled: list[tuple[str, str]] = field(default_factory=list)  # sync conflicts: path, how
     commit: str | None = None
     dry_run: bool = False
     diff: str = ""
@@ -706,7 +707,27 @@ def _run_locked(
     result.rejected = [(echo_path(p), echo_reason(r, p)) for p, r in result.rejected]
     result.notes = [scrub(n, 500) for n in result.notes]
     subject = _subject(writes, len(result.sessions))
-    body = _body(result.rejected, backend.name, result.events)
+    summary = _body(result.rejected, backend.name, result.events)
+
+    def body(results: Sequence[GateResult]) -> str:
+        # Only conflicts whose settled note is written are said to be settled.
+        written = {r.write.path for r in results if r.ok}
+        result.settled = [
+            (path, scrub(how, 300))
+            for path, hows in settled.decisions.items()
+            if path in written
+            for how in hows
+        ]
+        if not result.settled:
+            return summary
+        lines = [
+            "",
+            "Settled sync conflicts (the newer claim is current; the other is kept in it as "
+            '"was … until …" and, whole, in this history):',
+            *(f"- {path}: {how}" for path, how in result.settled[:MAX_LISTED]),
+        ]
+        return summary + "\n" + "\n".join(lines)
+
     trailers = [
         (TRAILER, new_mark.trailer(machine_id(home))),
         ("Wikimem-Backend", backend.name),

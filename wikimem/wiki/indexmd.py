@@ -16,6 +16,7 @@ import os
 from collections.abc import Collection
 
 from wikimem.fsutil import atomic_write
+from wikimem.sync.markers import as_shown
 from wikimem.wiki import gitenv, notemeta, plainfile
 from wikimem.wiki.links import wikilink
 from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
@@ -58,7 +59,7 @@ def _walk(directory: str, rel: str, found: list[str]) -> None:
 def _entry(rel: str, text: str) -> str:
     meta, body = notemeta.read_meta(text)
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
-    summary = first_sentence(body)
+    summary = first_sentence(as_shown(body, notice=False))  # never a conflict marker
     line = f"- {wikilink(rel, title)}"
     return f"{line} — {summary}" if summary else line
 
