@@ -91,3 +91,21 @@ def test_an_offset_recorded_before_files_had_ids_still_counts(home: Path) -> Non
     assert run_dream(Home(str(home)), backend_name="offline").events == 5
     offsets = json.loads(state.read_text())["offsets"]
     assert list(offsets) == [f"{path.name}#{events.file_id(str(path))}"]
+
+
+def test_doctor_says_when_this_machines_clock_is_behind_the_memorys_history(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Conflicts are settled by time: a machine whose clock is behind loses ones it should
+    win. It cannot know the true time, but a commit from its future says its clock is off."""
+    from wikimem.sync.health import checks
+    from wikimem.wiki.batch import Wiki
+    from wikimem.wiki.remember import remember
+
+    assert not any("clock" in c.detail for c in checks(Home(str(home))))
+    ahead = "@" + str(int(time.time()) + THREE_DAYS) + " +0000"
+    monkeypatch.setenv("GIT_COMMITTER_DATE", ahead)  # made by a machine 3 days ahead of us
+    remember(Wiki(Home(str(home))), "The staging database listens on port 5433")
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    found = [c for c in checks(Home(str(home))) if "clock" in c.detail]
+    assert found and "72.0 h" in found[0].detail and "behind" in found[0].detail

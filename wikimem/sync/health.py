@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 from typing import TYPE_CHECKING
 
 from wikimem.home import Home
@@ -135,7 +136,52 @@ def checks(home: Home) -> list[Check]:
             )
         )
     out += _driver_checks(home)
+    out += _clock_checks(home)
     return out
+
+
+CLOCK_SLACK = 300.0  # seconds: clocks that agree this well are not worth a word
+
+
+def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
+    """A commit in memory/ dated in this machine's future: this clock is behind (or the other
+    machine's was ahead). Conflicts are settled by the time each side was changed, so a clock
+    behind loses conflicts it should win: say so."""
+    from wikimem.doctor import Check
+
+    proc = subprocess.run(
+        [
+            "git",
+            "-C",
+            home.memory_dir,
+            "for-each-ref",
+            "--sort=-committerdate",
+            "--count=1",
+            "--format=%(committerdate:unix) %(committerdate:iso-strict)",
+        ],
+        capture_output=True,
+        text=True,
+        env=gitenv.environ(),
+        check=False,
+    )
+    try:
+        stamp, when = proc.stdout.split()
+        ahead = float(stamp) - (time.time() if now is None else now)
+    except ValueError:
+        return []
+    if ahead <= CLOCK_SLACK:
+        return []
+    hours = ahead / 3600
+    return [
+        Check(
+            "sync",
+            "warn",
+            f"memory/ holds a commit dated {when}, {hours:.1f} h after this machine's clock: "
+            "this clock is behind (or the machine that made it was ahead)",
+            "set the clock right (enable network time); until then an edit made here counts "
+            "as older than it is when a sync conflict is settled",
+        )
+    ]
 
 
 def _driver_checks(home: Home) -> list[Check]:
