@@ -95,23 +95,23 @@ def test_an_ssh_that_connects_and_hangs_is_stopped_soon_and_killed(
     write(a, OPS, note_text("Ops", OPS_BODY))
     assert sync(a, remote=f"memory-host:{url}").remotes[0].pushed
     write(a, OPS, note_text("Ops", OPS_BODY + "- more\n"))
-    monkeypatch.setattr(sync_git, "STALL_TIMEOUT", 2.0)
+    monkeypatch.setattr(sync_git, "STALL_TIMEOUT", 2.0, raising=False)
     monkeypatch.setattr(sync_git, "NETWORK_TIMEOUT", 12.0)  # (the overall limit, shortened)
     hang.touch()
     if verb == "push":
         # the fetch answers, the push hangs
-        real = sync_git.Git._network
+        real = sync_git.Git.run
 
-        def fetch_answers(self: sync_git.Git, args: Any, *rest: Any) -> Any:
-            if args[0] == "fetch" and hang.exists():
+        def fetch_answers(self: sync_git.Git, *args: Any, **kwargs: Any) -> Any:
+            if args and args[0] == "fetch" and hang.exists():
                 hang.unlink()
                 try:
-                    return real(self, args, *rest)
+                    return real(self, *args, **kwargs)
                 finally:
                     hang.touch()
-            return real(self, args, *rest)
+            return real(self, *args, **kwargs)
 
-        monkeypatch.setattr(sync_git.Git, "_network", fetch_answers)
+        monkeypatch.setattr(sync_git.Git, "run", fetch_answers)
     started = time.monotonic()
     with pytest.raises(RemoteUnreachable, match=f"git {verb} got no answer .* for 2 s"):
         sync(a)
