@@ -58,7 +58,8 @@ def kept_as_past(winner: Claim, loser: Claim, day: str) -> str:
     2026-11-30)."): the documented rule for two claims about one subject, so the side that lost
     is still read in the note (and whole in git). The line as it is when both say the same
     thing, or when there is no day to say."""
-    from wikimem.dream.claims import key_of, parse_line, strip_history
+    from wikimem.dream.claims import parse_line
+    from wikimem.dream.subjects import key_of, strip_history
 
     new, old = strip_history(winner.text), strip_history(loser.text)
     if not day or " ".join(new.lower().split()) == " ".join(old.lower().split()):

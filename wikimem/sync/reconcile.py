@@ -129,7 +129,8 @@ def settle_note_body(body: str, today: str = "") -> SettledBody | None:
     text = "\n".join(whole.lines)
     text = text + "\n" if text else ""
     if decisions:
-        from wikimem.dream.claims import record_past, strip_history
+        from wikimem.dream.claims import record_past
+        from wikimem.dream.subjects import strip_history
 
         # what no longer holds, hidden in the note: recall then leaves out a session digest
         # that still says it (as for any claim a dream replaces)
