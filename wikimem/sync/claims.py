@@ -65,7 +65,7 @@ def kept_as_past(winner: Claim, loser: Claim, day: str) -> str:
     if not day or " ".join(new.lower().split()) == " ".join(old.lower().split()):
         return winner.line
     a, b = key_of(new), key_of(old)
-    if a.value and b.value:
+    if a.value and b.value and a.attribute == b.attribute:  # a value of the same kind
         if a.value.lower() == b.value.lower():
             return winner.line  # the same value in other words
         was = b.value
