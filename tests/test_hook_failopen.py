@@ -246,3 +246,25 @@ def test_a_toml_date_in_the_users_own_table_does_not_stop_recording(isolated_hom
     run_hook("claude", payload("claude_Stop"))
     run_hook("claude", payload("claude_Stop"))
     assert len(records(isolated_home)) == 2 and errors(isolated_home) == []
+
+
+@pytest.mark.parametrize(
+    "name", ["beforeSubmitPromptV2", "BeforeSubmitPrompt", "beforeSubmitPrompt ", "userPrompt"]
+)
+@pytest.mark.parametrize("recording_fails", [False, True], ids=["recorded", "failing"])
+def test_cursor_gets_continue_for_a_prompt_event_name_it_has_not_told_us(
+    isolated_home: Path, name: str, recording_fails: bool
+) -> None:
+    """A Cursor that renames its prompt event (or sends a new one) still waits for
+    `{"continue": true}`: an event name the adapter does not know gets it, recorded or not."""
+    if recording_fails:
+        isolated_home.mkdir(parents=True)
+        (isolated_home / "events").write_text("in the way")
+    raw = payload("cursor_beforeSubmitPrompt")
+    raw["hook_event_name"] = name
+    proc = run_hook("cursor", raw)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == {"continue": True}
+    known = payload("cursor_beforeSubmitPrompt")
+    known["hook_event_name"] = "afterAgentResponse"  # a known event: nothing to answer
+    assert run_hook("cursor", known).stdout == b""

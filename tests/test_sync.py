@@ -181,7 +181,7 @@ def test_the_same_note_edited_on_both_sides_is_kept_flagged_shown_and_reconciled
     dream = run_dream(b, backend_name="offline")  # the next dream settles it offline
     assert f"reconciled {OPS}" in dream.notes and dream.commit
     settled = read(b, OPS) or ""
-    assert "9300" in settled and "9200" not in settled and not has_markers(settled)
+    assert "9300 (was 9200 until 2026-11-30)" in settled and not has_markers(settled)
     assert not flagged(parse_note(OPS, settled))
     sync(b)
     sync(a)
@@ -199,9 +199,8 @@ def test_a_model_dream_is_given_the_conflicted_note_to_reconcile(tmp_path: Path)
     write(b, OPS, note_text("Ops", OPS_BODY.replace("make build", "ninja")))
     sync(a)
     assert sync(b).conflicts == [OPS]
-    backend = FakeBackend(
-        [[Upsert(OPS, "Ops", "project", "- Build with `ninja` (or `make all`).\n")]]
-    )
+    settled_by_model = OPS_BODY.replace("make build`.", "ninja` (or `make all`).")
+    backend = FakeBackend([[Upsert(OPS, "Ops", "project", settled_by_model)]])
     result = run_dream(b, backend)
     prompt = backend.prompts[0].user
     assert "Reconcile it" in prompt and "<<<<<<< b" in prompt and OPS in prompt
@@ -637,3 +636,23 @@ def test_an_ssh_remote_works_through_the_users_ssh(
     sync(b, remote=f"memory-host:{url}")
     assert read(b, OPS) == read(a, OPS)
     assert f'remote = "memory-host:{url}"' in Path(b.config_path).read_text()
+
+
+def test_a_models_reconciliation_that_drops_text_outside_the_conflict_is_not_taken(
+    tmp_path: Path,
+) -> None:
+    url = bare(tmp_path)
+    a = make_home(tmp_path, "a")
+    write(a, OPS, note_text("Ops", OPS_BODY))
+    sync(a, remote=url)
+    b = make_home(tmp_path, "b")
+    sync(b, remote=url)
+    write(a, OPS, note_text("Ops", OPS_BODY.replace("make build", "make all")))
+    write(b, OPS, note_text("Ops", OPS_BODY.replace("make build", "ninja")))
+    sync(a)
+    assert sync(b).conflicts == [OPS]
+    sloppy = FakeBackend([[Upsert(OPS, "Ops", "project", "- Build with `ninja`.\n")]])
+    result = run_dream(b, sloppy)  # it lost the metrics port, which was in no conflict
+    text = read(b, OPS) or ""
+    assert result.commit and "Metrics port" in text and not has_markers(text)
+    assert not flagged(parse_note(OPS, text))

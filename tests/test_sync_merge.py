@@ -54,8 +54,12 @@ def test_the_same_line_changed_on_both_sides_keeps_both_between_markers_and_flag
     assert merged.conflict and merged.text is not None
     parsed = parse_note(PATH, merged.text)
     assert flagged(parsed)
-    assert "<<<<<<< laptop\n- Test with `make test-fast`.\n=======\n" in parsed.body
-    assert "- Test with `pytest -q`.\n>>>>>>> desktop\n" in parsed.body
+    # each marker says whose version it is and when that version was changed
+    assert (
+        "<<<<<<< laptop 2026-11-21T00:00:00Z\n- Test with `make test-fast`.\n=======\n"
+        in parsed.body
+    )
+    assert "- Test with `pytest -q`.\n>>>>>>> desktop 2026-11-22T00:00:00Z\n" in parsed.body
     assert "make build" in parsed.body and "make lint" in parsed.body  # the rest merged once
     assert parsed.body.count("make build") == 1
 
@@ -146,7 +150,8 @@ def test_claims_appended_on_both_sides_are_kept_unless_they_claim_one_subject_di
     assert merged.conflict and merged.text is not None
     assert "<<<<<<< a" in merged.text and "Tuesday" in merged.text and "Thursday" in merged.text
     settled = settle_body(parse_note(PATH, merged.text).body)
-    assert settled is not None and "Thursday" in settled and "Tuesday" not in settled
+    assert settled is not None and "Thursday (was Tuesday until 2026-11-21)" in settled
+    assert "Deploy day**: Tuesday" not in settled  # kept as what it was, no longer current
 
 
 def test_one_subject_claimed_in_two_places_is_flagged_and_settled_to_the_newer_claim() -> None:
@@ -160,7 +165,10 @@ def test_one_subject_claimed_in_two_places_is_flagged_and_settled_to_the_newer_c
     assert merged.conflict and merged.text is not None  # flagged, though no line clashed
     parsed = parse_note(PATH, merged.text)
     assert flagged(parsed) and not has_markers(parsed.body)
-    assert settle_body(parsed.body) == "- **Port**: 9300. ([[s/b|codex 2026-11-30]])\n- Other.\n"
+    assert settle_body(parsed.body) == (
+        "- **Port**: 9300 (was 9200 until 2026-11-30). ([[s/b|codex 2026-11-30]])\n- Other.\n"
+        "\n<!-- wikimem:was 2026-11-30 9200. -->\n"
+    )
 
 
 def test_a_side_that_is_not_a_valid_note_is_kept_whole_in_a_flagged_valid_note() -> None:
@@ -220,12 +228,13 @@ def test_offline_settlement_keeps_the_newer_claim_and_lines_from_either_side() -
         "- Tail line.\n"
     )
     settled = settle_body(body)
-    assert settled == (
+    assert settled == (  # the newer claim current, the other kept as what it was until then
         "# Ops\n"
-        "- **Metrics port**: 9300. ([[s/b|codex 2026-11-30]])\n"
+        "- **Metrics port**: 9300 (was 9102 until 2026-11-30). ([[s/b|codex 2026-11-30]])\n"
         "- Deploys go out on Tuesdays. ([[s/c|codex 2026-11-25]])\n"
         "- Staging is on port 5433. ([[s/b|codex 2026-11-30]])\n"
         "- Tail line.\n"
+        "\n<!-- wikimem:was 2026-11-30 9102. -->\n"
     )
     assert settle_body("<<<<<<< a\nx\n>>>>>>> b\n") is None  # malformed: left for a person
 

@@ -24,6 +24,7 @@ from wikimem.dream.runner import run_dream
 from wikimem.harness.install import hook_command
 from wikimem.home import Home
 from wikimem.layout import init_home
+from wikimem.wiki import gitenv
 
 REMOTE = "git@github.com:acme/api.git"
 
@@ -225,8 +226,11 @@ def demo_workspace() -> Iterator[tuple[Home, str, str]]:
         for name in ("work/acme-api", "laptop/src/api-checkout"):
             path = os.path.join(tmp, name)
             os.makedirs(path)
-            subprocess.run(["git", "init", "-q", path], check=True)
-            subprocess.run(["git", "-C", path, "remote", "add", "origin", REMOTE], check=True)
+            env = gitenv.environ()  # the person's hooks and templates' hooks do not run
+            subprocess.run(["git", "init", "-q", path], check=True, env=env)
+            subprocess.run(
+                ["git", "-C", path, "remote", "add", "origin", REMOTE], check=True, env=env
+            )
             clones.append(path)
         yield home, clones[0], clones[1]
 

@@ -91,14 +91,30 @@ def _home_checks(home: Home) -> list[Check]:
 
 def _git_checks(home: Home) -> list[Check]:
     from wikimem.config import load_config
-    from wikimem.wiki.gitstore import GitError, Store
+    from wikimem.wiki.gitstore import GitError, NotOwned, Store, back_on_branch
 
     try:
         store = Store(home.memory_dir, load_config(home).git)
-        dirty = store.dirty_paths()
-        head = store.head()
+    except NotOwned as exc:
+        return [Check("git", "fail", str(exc).split(". ", 1)[0], str(exc).split(". ", 1)[-1])]
     except (GitError, Exception) as exc:  # a broken repository must not stop the other checks
         return [Check("git", "fail", f"memory/: {exc}", "inspect it with `git -C memory status`")]
+    try:
+        detached = store.detached()
+        dirty = store.dirty_paths()
+        head = store.head()
+    except (GitError, Exception) as exc:
+        return [Check("git", "fail", f"memory/: {exc}", "inspect it with `git -C memory status`")]
+    if detached is not None:
+        return [
+            Check(
+                "git",
+                "fail",
+                f"memory/ is not on a branch (detached HEAD at {detached[0][:10]}): dreams, "
+                "`remember`, `edit` and `sync` refuse to commit until it is",
+                back_on_branch(home.memory_dir, *detached),
+            )
+        ]
     if dirty and os.path.exists(home.state("batch-journal.json")):
         return []  # an interrupted batch: `leftovers` says what the next write does with it
     if dirty:

@@ -1,7 +1,8 @@
 """Auto-dream: the Stop/SessionEnd hook starts a detached `wikimem dream` when one is due.
 
-Contract (DESIGN §7): with `dream.auto` on, a dream is due when at least `min_new_events` events
-wait behind the watermark and `min_interval_minutes` have passed since the last dream. The hook
+Contract: with `dream.auto` on, a dream is due when at least `min_new_events` events wait
+behind the watermark and `min_interval_minutes` have passed since the last dream (a last dream
+dated in the future, by a clock that was ahead, counts as long past). The hook
 never waits: the dream runs in its own session, detached from the harness (Claude Code waits for
 its SessionEnd hooks, and kills a `-p` run's children at exit otherwise). A marker file keeps a
 burst of hooks from starting several dreams; the dream's own lock makes a second one exit anyway.
@@ -41,13 +42,16 @@ def due(home: Home, settings: dict[str, Any], now: float | None = None) -> bool:
     if not dream.get("auto"):
         return False
     now = time.time() if now is None else now
+    # A time in the future (written while the clock was ahead, or read now that it is behind)
+    # measures nothing: it neither guards nor delays, or auto-dreams would stop until real
+    # time caught up with it.
     try:
-        if now - os.stat(home.state(SPAWN_MARKER)).st_mtime < SPAWN_GUARD_SECONDS:
+        if 0 <= now - os.stat(home.state(SPAWN_MARKER)).st_mtime < SPAWN_GUARD_SECONDS:
             return False
     except OSError:
         pass
     offsets, last = _watermark(home)
-    if now - last < float(dream.get("min_interval_minutes", 180)) * 60:
+    if 0 <= now - last < float(dream.get("min_interval_minutes", 180)) * 60:
         return False
     needed = int(dream.get("min_new_events", 50))
     return events.count_after(home.events_dir, offsets, needed) >= needed

@@ -133,15 +133,62 @@ def list_files(events_dir: str) -> list[str]:
     return sorted(n for n in names if n.endswith(".jsonl"))
 
 
+# -- which file an offset was read from ---------------------------------------------------------
+#
+# A dream records how far it read each file. A file deleted and made again under the same name
+# (by retention, by hand, by a restore) is another file: an offset of the old one would skip its
+# first records silently. So offsets are keyed `name#id`, the id a checksum of the file's first
+# line: fixed once written (files are only appended to), different for a file made anew.
+ID_BYTES = 4096
+
+
+def file_id(path: str) -> str:
+    """The id of the events file at `path` ("" when it is empty or unreadable)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(ID_BYTES)
+    except OSError:
+        return ""
+    end = head.find(b"\n")
+    if end >= 0:
+        head = head[: end + 1]
+    import zlib  # only here: a builtin module, but the logging-only hook never needs it
+
+    return f"{zlib.crc32(head):08x}" if head else ""
+
+
+def offset_key(name: str, fid: str) -> str:
+    return f"{name}#{fid}" if fid else name
+
+
+def keyed_names(offsets: dict[str, int]) -> set[str]:
+    """Names with an offset recorded under a file id (see `offset_in`)."""
+    return {k.split("#", 1)[0] for k in offsets if "#" in k}
+
+
+def offset_in(offsets: dict[str, int], name: str, fid: str, keyed: set[str] | None = None) -> int:
+    """How far the file `name` with id `fid` was read: its own offset; 0 when only another file
+    of that name was read; an offset recorded before files had ids (by name alone) stands for
+    whichever file has the name now."""
+    own = offsets.get(offset_key(name, fid))
+    if own is not None:
+        return own
+    if name in (keyed_names(offsets) if keyed is None else keyed):
+        return 0
+    return offsets.get(name, 0)
+
+
 def count_after(events_dir: str, offsets: dict[str, int], enough: int | None = None) -> int:
-    """Complete records after the given per-file offsets (a file that shrank below its offset
-    was replaced, and counts from its start), newest file first; stops once `enough` are seen."""
+    """Complete records after the given per-file offsets (a file made anew, or one that shrank
+    below its offset, counts from its start), newest file first; stops once `enough` are
+    seen."""
     count = 0
+    keyed = keyed_names(offsets)
     for name in reversed(list_files(events_dir)):
         path = os.path.join(events_dir, name)
         try:
             size = os.path.getsize(path)
-            start = offsets.get(name, 0)
+            start = offset_in(offsets, name, file_id(path), keyed)
             with open(path, "rb") as fh:
                 fh.seek(start if start <= size else 0)
                 for chunk in iter(lambda: fh.read(1 << 20), b""):

@@ -256,9 +256,12 @@ def _adapter(client: str) -> ModuleType:
 def fail_open_answer(client: str | None, native_event: str | None) -> str | None:
     """What the client must still be told when this hook failed: Cursor waits for
     `{"continue": true}` on beforeSubmitPrompt. When the event is unknown (input that could not
-    be read) the same answer is given, which every other Cursor event ignores."""
-    if client == "cursor" and native_event in (None, "beforeSubmitPrompt"):
-        return '{"continue":true}'
+    be read, or a name Cursor's adapter does not know) the same answer is given, which every
+    other Cursor event ignores."""
+    if client == "cursor":
+        from wikimem.harness.cursor import needs_continue
+
+        return '{"continue":true}' if needs_continue(native_event) else None
     return None
 
 

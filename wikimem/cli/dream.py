@@ -52,6 +52,8 @@ def _show(result: DreamResult) -> None:
         ):
             for path in items:
                 console.print(f"  {label} {path}", markup=False)
+    for path, how in result.settled:
+        console.print(f"settled a sync conflict in {path}: {how}", markup=False)
     for line in result.recovered:
         err_console.print(f"recovered: {line}", markup=False)
     for path, reason in result.rejected:

@@ -59,8 +59,9 @@ def _show(result: SyncResult) -> None:
             )
     for path in result.conflicts:
         console.print(
-            f"conflict: {path} holds both versions (flagged `conflict: true`); "
-            "the next `wikimem dream` reconciles it",
+            f"conflict: {path} holds both versions (flagged `conflict: true`; agents are "
+            "given the newer one); the next `wikimem dream` settles it: the newer claim is "
+            'current, the other kept as "was … until …"',
             markup=False,
         )
     for warning in result.warnings:

@@ -30,6 +30,7 @@ from typing import Any
 
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
+from wikimem.wiki import gitenv
 
 CARRY_FILE = "carry.json"
 QUARANTINE_FILE = "quarantine.jsonl"
@@ -222,7 +223,10 @@ def merge3(current: str, base: str, mine: str) -> str | None:
             names.append(name)
         try:
             done = subprocess.run(
-                ["git", "merge-file", "-p", *names], capture_output=True, check=False
+                ["git", "merge-file", "-p", *names],
+                capture_output=True,
+                env=gitenv.environ(),
+                check=False,
             )
         except OSError:
             return None

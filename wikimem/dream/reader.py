@@ -1,7 +1,9 @@
 """Reading the events a dream has not consolidated yet.
 
-Contract: `new_events(events_dir, watermark)` yields `(file name, end offset, record)` for every
-complete record after the watermark, oldest file first, in append order. Only complete lines are
+Contract: `new_events(events_dir, watermark)` yields `(offset key, end offset, record)` for every
+complete record after the watermark, oldest file first, in append order; the key is the file's
+name and id (`wikimem.capture.events.offset_key`), so a file deleted and made again under the
+same name is read from its start, never from the offset its predecessor reached. Only complete lines are
 read (a hook mid-append is left for the next dream). A line that is not a record (torn by a
 crash or a full disk) is skipped and, when a `damaged` list is given, reported there as a
 `Damaged` (the record a writer may have appended onto it is still read); an unterminated last
@@ -27,7 +29,7 @@ SETTLED_SECONDS = 60  # a past day's file untouched this long gets no more appen
 class Damaged:
     """A line of an events file that holds no record: skipped, never fatal."""
 
-    file: str
+    file: str  # the offset key: `name#id`
     offset: int
     length: int
 
@@ -37,7 +39,7 @@ class Damaged:
 
     def message(self) -> str:
         return (
-            f"events/{self.file}: skipped a damaged line at byte {self.offset} "
+            f"events/{self.file.split('#', 1)[0]}: skipped a damaged line at byte {self.offset} "
             f"({self.length} bytes; a crash or a full disk cut it short)"
         )
 
@@ -46,6 +48,7 @@ def new_events(
     events_dir: str, mark: Watermark, damaged: list[Damaged] | None = None
 ) -> Iterator[tuple[str, int, dict[str, Any]]]:
     today = events.utc_timestamp()[:10]
+    keyed = events.keyed_names(mark.offsets)
     for name in events.list_files(events_dir):
         path = os.path.join(events_dir, name)
         try:
@@ -53,17 +56,19 @@ def new_events(
         except OSError:
             continue
         size = stat.st_size
-        start = mark.offset(name)
+        fid = events.file_id(path)
+        key = events.offset_key(name, fid)
+        start = events.offset_in(mark.offsets, name, fid, keyed)
         if start > size:
-            start = 0  # the file was replaced (deleted and recreated): read it from the start
+            start = 0  # shorter than what was read of it: another file, read from the start
         if size <= start:
             continue
         settled = name[:10] < today and time.time() - stat.st_mtime > SETTLED_SECONDS
         spans: list[tuple[int, int]] = []
         for end, record in events.read_from(path, start, spans, final=settled):
-            yield name, end, record
+            yield key, end, record
         if damaged is not None:
-            damaged.extend(Damaged(name, offset, length) for offset, length in spans)
+            damaged.extend(Damaged(key, offset, length) for offset, length in spans)
 
 
 def damage_report(damaged: list[Damaged], limit: int = 5) -> list[str]:

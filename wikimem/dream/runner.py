@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from wikimem.capture.events import list_files
+from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
@@ -115,6 +115,7 @@ class DreamResult:
     recovered: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    settled: list[tuple[str, str]] = field(default_factory=list)  # sync conflicts: path, how
     commit: str | None = None
     dry_run: bool = False
     diff: str = ""
@@ -538,7 +539,10 @@ class _Pass:
         result.notes.extend(proposal.notes)
         result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
         operations = list(proposal.operations)
-        if len(operations) > MAX_OPERATIONS:
+        # The cap is for a model's answer (a flood is a failure of judgment). The offline rules
+        # write one digest per session and one operation per claim: a day of many short
+        # sessions is not a flood, and capping it dropped their digests.
+        if self.backend.needs_prompt and len(operations) > MAX_OPERATIONS:
             result.rejected.append(
                 (
                     "?",
@@ -658,7 +662,7 @@ def _run_locked(
     for deferred in carry.deferred:
         result.events += len(deferred.records)
         work.consolidate(deferred.project, list(deferred.records), deferred)
-    offsets = dict(mark.offsets)
+    offsets = dict(mark.with_file_ids(home.events_dir).offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
     damaged: list[Damaged] = []
     for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
@@ -670,7 +674,7 @@ def _run_locked(
         for name, end, record in positioned:
             problem = record_problem(record)
             if problem:
-                work.quarantine_record(f"{name}:{end}", record, problem)
+                work.quarantine_record(f"{name.split('#', 1)[0]}:{end}", record, problem)
                 continue
             record = repaired(record)
             by_project.setdefault(record["project"], []).append(record)
@@ -703,7 +707,27 @@ def _run_locked(
     result.rejected = [(echo_path(p), echo_reason(r, p)) for p, r in result.rejected]
     result.notes = [scrub(n, 500) for n in result.notes]
     subject = _subject(writes, len(result.sessions))
-    body = _body(result.rejected, backend.name, result.events)
+    summary = _body(result.rejected, backend.name, result.events)
+
+    def body(results: Sequence[GateResult]) -> str:
+        # Only conflicts whose settled note is written are said to be settled.
+        written = {r.write.path for r in results if r.ok}
+        result.settled = [
+            (path, scrub(how, 300))
+            for path, hows in settled.decisions.items()
+            if path in written
+            for how in hows
+        ]
+        if not result.settled:
+            return summary
+        lines = [
+            "",
+            "Settled sync conflicts (the newer claim is current; the other is kept in it as "
+            '"was … until …" and, whole, in this history):',
+            *(f"- {path}: {how}" for path, how in result.settled[:MAX_LISTED]),
+        ]
+        return summary + "\n" + "\n".join(lines)
+
     trailers = [
         (TRAILER, new_mark.trailer(machine_id(home))),
         ("Wikimem-Backend", backend.name),
@@ -844,7 +868,7 @@ def _retention(home: Home, mark: Watermark, days: int) -> None:
             continue
         path = os.path.join(home.events_dir, name)
         try:
-            if os.path.getsize(path) <= mark.offset(name):
+            if os.path.getsize(path) <= mark.offset(name, file_id(path)):
                 os.unlink(path)
         except OSError:
             continue

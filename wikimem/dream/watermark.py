@@ -1,6 +1,8 @@
 """The dream watermark: how far into each events file consolidation has got (DESIGN §7).
 
-Contract: per-file byte offsets of the last event consolidated, in `state/watermark.json`, and
+Contract: per-file byte offsets of the last event consolidated (keyed by the file's name and
+id, `wikimem.capture.events.offset_key`: a file made anew under an old name starts at 0), in
+`state/watermark.json`, and
 also in every consolidation commit as a `Wikimem-Watermark: <machine> <offsets>` trailer, so a
 crash between the commit and the state file never re-applies events: on start the watermark is
 the newer of the two. The machine id keeps the trailers of other machines (memory/ is synced
@@ -17,6 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
+from wikimem.capture import events
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
@@ -58,12 +61,28 @@ class Watermark:
     last_dream: str = ""
     dream: str = ""  # the id of the dream that moved it here
 
-    def offset(self, name: str) -> int:
-        return self.offsets.get(name, 0)
+    def offset(self, name: str, fid: str = "") -> int:
+        """How far the events file `name` (with id `fid`) was read."""
+        return events.offset_in(self.offsets, name, fid)
+
+    def with_file_ids(self, events_dir: str) -> Watermark:
+        """Offsets recorded by name alone (before files had ids) moved to the key of the file
+        that has the name now, which is the one they were read from unless it was replaced
+        since (as before ids, a file shorter than its offset is read from its start)."""
+        keyed = events.keyed_names(self.offsets)
+        offsets = dict(self.offsets)
+        for name in [k for k in self.offsets if "#" not in k]:
+            value = offsets.pop(name)
+            if name in keyed:
+                continue  # superseded by an offset with an id
+            fid = events.file_id(os.path.join(events_dir, name))
+            key = events.offset_key(name, fid)
+            offsets[key] = max(offsets.get(key, 0), value)
+        return Watermark(offsets, self.last_dream, self.dream)
 
     def merged(self, other: Watermark) -> Watermark:
         names = set(self.offsets) | set(other.offsets)
-        offsets = {n: max(self.offset(n), other.offset(n)) for n in names}
+        offsets = {n: max(self.offsets.get(n, 0), other.offsets.get(n, 0)) for n in names}
         return Watermark(offsets, max(self.last_dream, other.last_dream), self.dream)
 
     def trailer(self, machine: str) -> str:

@@ -2,7 +2,7 @@
 
 Cursor names its events differently and keys sessions by `conversation_id`; a record's `cwd` is
 the first workspace root. `beforeSubmitPrompt` cannot inject context: it always answers
-`{"continue": true}`. `beforeReadFile` carries the file's content (a `.env`, say): only the path
+`{"continue": true}`, and so does an event name this adapter does not know. `beforeReadFile` carries the file's content (a `.env`, say): only the path
 is kept. `postToolUse` gives `tool_output` as a JSON *string*.
 """
 
@@ -143,8 +143,19 @@ def normalise(payload: dict[str, Any], env: Mapping[str, str]) -> dict[str, Any]
     return drop_none(fields)
 
 
+def needs_continue(native_event: str | None) -> bool:
+    """Whether to answer `{"continue": true}`: on beforeSubmitPrompt, which Cursor waits for,
+    and on any event this adapter does not know (a renamed or new prompt event waits the same
+    way; every other Cursor event ignores the answer)."""
+    return (
+        native_event is None
+        or native_event not in CANONICAL
+        or native_event == "beforeSubmitPrompt"
+    )
+
+
 def render(native_event: str, event: str, context: str | None) -> str | None:
-    if native_event == "beforeSubmitPrompt":
+    if needs_continue(native_event):
         return '{"continue":true}'
     if native_event == "sessionStart" and context:
         return fastjson.dumps({"additional_context": context}, ascii=False)

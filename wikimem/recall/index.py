@@ -29,6 +29,7 @@ import os
 import sqlite3
 import time
 
+from wikimem.sync.markers import as_shown
 from wikimem.wiki import notemeta, plainfile
 
 TYPE_CHECKING = False
@@ -289,6 +290,9 @@ class Index:
             self._drop(rel)
             return
         meta, body = notemeta.read_meta(text)
+        # A sync conflict not yet settled is indexed (and so found and given) as its newer
+        # side, said so: never its markers, never the older side's words.
+        body = as_shown(body)
         title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
         tags = " ".join(notemeta.as_list(meta.get("tags")))
         parts = rel[:-3].split("/")

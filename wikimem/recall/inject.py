@@ -45,6 +45,7 @@ from wikimem.recall.given import (
     standing_pending,
     turn_id,
 )
+from wikimem.sync.markers import as_shown
 from wikimem.wiki import notemeta, plainfile
 
 TYPE_CHECKING = False
@@ -98,6 +99,7 @@ def _read(home: Home, rel: str) -> tuple[str, str] | None:
     if text is None:
         return None
     meta, body = notemeta.read_meta(text)
+    body = as_shown(body)  # a sync conflict not yet settled: its newer side, said so
     return one_line(str(meta.get("title") or rel)), data(_strip_markers(body).strip())
 
 
@@ -539,7 +541,8 @@ def _find_all(text: str, needle: str) -> list[int]:
 
 def _passage_lines(hit: Hit) -> str:
     """A passage as injected: its section heading (when it says something) and its text."""
-    body = data("\n".join(compact_provenance(ln) for ln in hit.body.split("\n")))
+    text = as_shown(hit.body)  # (indexed before conflicts were shown so: never a marker)
+    body = data("\n".join(compact_provenance(ln) for ln in text.split("\n")))
     if hit.heading and hit.heading not in ("Turns", "Links", "Notes"):
         return f"({one_line(hit.heading)})\n{body}"
     return body

@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 from wikimem.fsutil import atomic_write
-from wikimem.wiki import plainfile
+from wikimem.wiki import gitenv, plainfile
 
 ATTRIBUTES = ".gitattributes"
 ATTRIBUTE_LINE = "*.md merge=wikimem"
@@ -41,7 +41,11 @@ def driver_command() -> str:
 
 def _git_config(memory_dir: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["git", "-C", memory_dir, "config", *args], capture_output=True, text=True, check=False
+        ["git", "-C", memory_dir, "config", *args],
+        capture_output=True,
+        text=True,
+        env=gitenv.environ(),
+        check=False,
     )
 
 
@@ -67,15 +71,20 @@ def install(memory_dir: str) -> list[str]:
 
 
 def _install_hook(memory_dir: str) -> None:
+    # Always memory/.git/hooks: `--git-path hooks/…` would follow a global `core.hooksPath`,
+    # and a hook of ours there would run in every repository of the person's. (With such a
+    # setting git runs the person's hooks instead of this one: index.md is then regenerated
+    # by wikimem's next commit.)
     proc = subprocess.run(
-        ["git", "-C", memory_dir, "rev-parse", "--git-path", "hooks/post-merge"],
+        ["git", "-C", memory_dir, "rev-parse", "--git-common-dir"],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
-    if proc.returncode != 0:
+    if proc.returncode != 0 or not proc.stdout.strip():
         return
-    hook = os.path.join(memory_dir, proc.stdout.strip())
+    hook = os.path.join(memory_dir, proc.stdout.strip(), "hooks", "post-merge")
     script = (
         f"#!/bin/sh\n{HOOK_MARK}: regenerate index.md after a pull (docs/sync.md)\n"
         f"exec {shlex.quote(sys.executable)} -m wikimem.sync.driver post-merge\n"

@@ -18,8 +18,13 @@ from dataclasses import dataclass
 
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
+from wikimem.sync.transport import Stalled, TimedOut, run_bounded
+from wikimem.wiki import gitenv
 
-NETWORK_TIMEOUT = 300.0  # seconds: a fetch or push that hangs longer is given up
+NETWORK_TIMEOUT = 300.0  # seconds: a fetch or push that runs longer is given up
+# Seconds without a byte from a fetch or push (run with --progress, which reports a slow but
+# moving transfer every second): a transport that connected and hangs is given up this soon.
+STALL_TIMEOUT = 30.0
 
 
 class SyncError(WikimemError):
@@ -43,13 +48,6 @@ class Identity:
 
 def _base_env(interactive: bool) -> dict[str, str]:
     env = {
-        "GIT_CONFIG_COUNT": "3",
-        "GIT_CONFIG_KEY_0": "commit.gpgsign",
-        "GIT_CONFIG_VALUE_0": "false",
-        "GIT_CONFIG_KEY_1": "core.quotepath",
-        "GIT_CONFIG_VALUE_1": "false",
-        "GIT_CONFIG_KEY_2": "commit.template",
-        "GIT_CONFIG_VALUE_2": "",
         "LC_ALL": "C",  # stderr is classified by its English wording
         "LANGUAGE": "C",
     }
@@ -58,7 +56,11 @@ def _base_env(interactive: bool) -> dict[str, str]:
         env["GCM_INTERACTIVE"] = "never"
         # An ssh key with a passphrase and no agent would wait for a terminal forever.
         if not os.environ.get("GIT_SSH_COMMAND") and not os.environ.get("GIT_SSH"):
-            env["GIT_SSH_COMMAND"] = "ssh -o BatchMode=yes -o ConnectTimeout=20"
+            # Keepalives: a connection that dies mid-transfer is noticed in 30 s, not never.
+            env["GIT_SSH_COMMAND"] = (
+                "ssh -o BatchMode=yes -o ConnectTimeout=20 "
+                "-o ServerAliveInterval=15 -o ServerAliveCountMax=2"
+            )
     return env
 
 
@@ -72,7 +74,7 @@ class Git:
         self.interactive = interactive
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        env = dict(os.environ)
+        env = gitenv.environ()  # no hooks of the person's, no signing (wikimem.wiki.gitenv)
         env.update(_base_env(self.interactive))
         env.update(
             {
@@ -95,7 +97,9 @@ class Git:
         timeout: float | None = None,
         network: bool = False,
     ) -> subprocess.CompletedProcess[str]:
-        stdin = None if (network and self.interactive) else subprocess.DEVNULL
+        if network and input is None:
+            return self._network(args, env, check, timeout)
+        stdin = subprocess.DEVNULL
         try:
             proc = subprocess.run(
                 ["git", "-C", self.repo, *args],
@@ -106,13 +110,41 @@ class Git:
                 encoding="utf-8",
                 errors="surrogateescape",
                 env=self.env(env),
-                timeout=timeout or (NETWORK_TIMEOUT if network else None),
+                timeout=timeout,
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            raise SyncError(
-                f"git {args[0]} did not finish within {timeout or NETWORK_TIMEOUT:.0f} s; "
-                "the remote may be unreachable"
+            raise SyncError(f"git {args[0]} did not finish within {timeout:.0f} s") from None
+        if check and proc.returncode != 0:
+            raise GitFailed(args, proc.returncode, proc.stderr)
+        return proc
+
+    def _network(
+        self, args: Sequence[str], env: Mapping[str, str] | None, check: bool, timeout: float | None
+    ) -> subprocess.CompletedProcess[str]:
+        """A fetch or push: bounded by `STALL_TIMEOUT` without a byte of progress (not when a
+        person may be typing a passphrase) and `NETWORK_TIMEOUT` in all; git and the ssh it
+        started are killed when either runs out."""
+        total = timeout or NETWORK_TIMEOUT
+        try:
+            proc = run_bounded(
+                ["git", "-C", self.repo, *args],
+                self.env(env),
+                stall=None if self.interactive else STALL_TIMEOUT,
+                total=total,
+                own_group=not self.interactive,  # a terminal prompt needs the foreground group
+                stdin=None if self.interactive else subprocess.DEVNULL,
+            )
+        except Stalled as exc:
+            raise RemoteUnreachable(
+                f"git {args[0]} got no answer from the remote for {exc.seconds:.0f} s and was "
+                "stopped (a host that accepts the connection and then hangs, or a prompt "
+                "nobody can answer); check the remote with `git ls-remote <url>`"
+            ) from None
+        except TimedOut:
+            raise RemoteUnreachable(
+                f"git {args[0]} did not finish within {total:.0f} s and was stopped; the remote "
+                "may be unreachable"
             ) from None
         if check and proc.returncode != 0:
             raise GitFailed(args, proc.returncode, proc.stderr)

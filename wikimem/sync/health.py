@@ -2,8 +2,9 @@
 
 Contract: `summary(home)` is one line for `wikimem status` (or None when sync was never set up);
 `checks(home)` are doctor's checks with a fix for each problem: the last sync failed (and
-since when), a sync was interrupted, notes hold a conflict the next dream will reconcile, the
-merge driver points at an interpreter that is gone. Both read only; neither touches the network.
+since when), a sync was interrupted, notes hold a conflict the next dream will settle (or one
+only a person can: malformed markers), the merge driver points at an interpreter that is gone.
+A `conflict: true` flag left on a note whose markers are gone is no conflict. Both read only; neither touches the network.
 """
 
 from __future__ import annotations
@@ -11,10 +12,12 @@ from __future__ import annotations
 import os
 import shlex
 import subprocess
+import time
 from typing import TYPE_CHECKING
 
 from wikimem.home import Home
 from wikimem.sync import record
+from wikimem.wiki import gitenv
 
 if TYPE_CHECKING:
     from wikimem.doctor import Check
@@ -35,17 +38,24 @@ def _configured_remote(home: Home) -> str:
         ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     return proc.stdout.strip()
 
 
-def conflicts(home: Home) -> list[str]:
-    from wikimem.sync.reconcile import flagged_paths
+def standing(home: Home) -> list[tuple[str, bool]]:
+    """(path, the next dream settles it) of the notes that still hold a sync conflict."""
+    from wikimem.sync.reconcile import standing as standing_in
 
     if not os.path.isdir(os.path.join(home.memory_dir, ".git")):
         return []
-    return flagged_paths(home.memory_dir)
+    return standing_in(home.memory_dir)
+
+
+def conflicts(home: Home) -> list[str]:
+    """Notes that still hold a sync conflict (a flag left after the markers went is none)."""
+    return [path for path, _ in standing(home)]
 
 
 def summary(home: Home) -> str | None:
@@ -98,21 +108,80 @@ def checks(home: Home) -> list[Check]:
                 "run `wikimem sync`: it finishes the interrupted one first",
             )
         )
-    flagged = conflicts(home)
-    if flagged:
-        shown = ", ".join(flagged[:5]) + (" …" if len(flagged) > 5 else "")
+    found = standing(home)
+    by_dream = [p for p, settles in found if settles]
+    by_hand = [p for p, settles in found if not settles]
+    if by_dream:
+        shown = ", ".join(by_dream[:5]) + (" …" if len(by_dream) > 5 else "")
         out.append(
             Check(
                 "sync",
                 "warn",
-                f"{len(flagged)} note(s) were edited on two machines and hold both versions "
-                f"between conflict markers, flagged `conflict: true`: {shown}",
-                "run `wikimem dream` to reconcile them (newer claims win), or edit them by hand "
-                "and remove the markers and `conflict: true`",
+                f"{len(by_dream)} note(s) were edited on two machines and hold both versions "
+                f"(agents are given the newer one), flagged `conflict: true`: {shown}",
+                "run `wikimem dream` to settle them (the newer claim is current, the other kept "
+                'as "was … until …"), or edit them by hand and remove the markers',
+            )
+        )
+    if by_hand:
+        shown = ", ".join(by_hand[:5]) + (" …" if len(by_hand) > 5 else "")
+        out.append(
+            Check(
+                "sync",
+                "warn",
+                f"{len(by_hand)} note(s) hold a sync conflict no rule can settle (malformed "
+                f"conflict markers, or not a valid note): {shown}",
+                "edit them by hand: keep what is true, remove every `<<<<<<<`, `=======` and "
+                "`>>>>>>>` line; the flag clears by itself once they are gone",
             )
         )
     out += _driver_checks(home)
+    out += _clock_checks(home)
     return out
+
+
+CLOCK_SLACK = 300.0  # seconds: clocks that agree this well are not worth a word
+
+
+def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
+    """A commit in memory/ dated in this machine's future: this clock is behind (or the other
+    machine's was ahead). Conflicts are settled by the time each side was changed, so a clock
+    behind loses conflicts it should win: say so."""
+    from wikimem.doctor import Check
+
+    proc = subprocess.run(
+        [
+            "git",
+            "-C",
+            home.memory_dir,
+            "for-each-ref",
+            "--sort=-committerdate",
+            "--count=1",
+            "--format=%(committerdate:unix) %(committerdate:iso-strict)",
+        ],
+        capture_output=True,
+        text=True,
+        env=gitenv.environ(),
+        check=False,
+    )
+    try:
+        stamp, when = proc.stdout.split()
+        ahead = float(stamp) - (time.time() if now is None else now)
+    except ValueError:
+        return []
+    if ahead <= CLOCK_SLACK:
+        return []
+    hours = ahead / 3600
+    return [
+        Check(
+            "sync",
+            "warn",
+            f"memory/ holds a commit dated {when}, {hours:.1f} h after this machine's clock: "
+            "this clock is behind (or the machine that made it was ahead)",
+            "set the clock right (enable network time); until then an edit made here counts "
+            "as older than it is when a sync conflict is settled",
+        )
+    ]
 
 
 def _driver_checks(home: Home) -> list[Check]:
@@ -122,6 +191,7 @@ def _driver_checks(home: Home) -> list[Check]:
         ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     command = proc.stdout.strip()

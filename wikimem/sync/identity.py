@@ -13,6 +13,7 @@ import socket
 import subprocess
 
 from wikimem.config import Config
+from wikimem.wiki import gitenv
 
 TRAILER = "Wikimem-Machine"
 
@@ -31,6 +32,7 @@ def person(repo: str, config: Config) -> tuple[str, str]:
                 ["git", "-C", repo, "config", "--get", key],
                 capture_output=True,
                 text=True,
+                env=gitenv.environ(),
                 check=False,
             )
             values.append(proc.stdout.strip() if proc.returncode == 0 else "")

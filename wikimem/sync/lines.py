@@ -21,8 +21,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from wikimem.sync.claims import Claim, parse_claim, same_subject
-
-START, MIDDLE, END = "<<<<<<<", "=======", ">>>>>>>"
+from wikimem.sync.markers import END, MIDDLE, START
 
 
 @dataclass(frozen=True)

@@ -21,19 +21,22 @@ is never merged (the caller regenerates it).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from wikimem.sync import lines
-from wikimem.sync.lines import END, MIDDLE, START
+from wikimem.sync import lines, markers
+from wikimem.sync.markers import END, MIDDLE, START
 from wikimem.wiki.notes import Note, NoteError, default_kind, parse_note, render_note, validate_path
 
 CONFLICT_KEY = "conflict"
 T = TypeVar("T")
 ABSENT = "\0absent"  # a front-matter key one version does not have
-_MARKER = re.compile(r"^(<<<<<<<|>>>>>>>)( |$)|^=======$", re.MULTILINE)
+_FLAG_LINE = re.compile(
+    r"^conflict:[ \t]*(true|yes)[ \t]*(#[^\n]*)?\n", re.MULTILINE | re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ class Merged:
 
 
 def has_markers(text: str) -> bool:
-    return _MARKER.search(text) is not None
+    return markers.has_markers(text)
 
 
 def flagged(note: Note) -> bool:
@@ -59,6 +62,29 @@ def with_flag(note: Note, on: bool) -> Note:
     if on:
         extra += ((CONFLICT_KEY, f"{CONFLICT_KEY}: true"),)
     return note.with_changes(extra=extra)
+
+
+def without_stale_flag(path: str, text: str) -> str:
+    """`text` without its `conflict: true` line when the note holds no conflict any more (a
+    person removed the markers): the flag clears when the markers are gone. Only that line of
+    the front matter changes; anything else is returned as it is."""
+    if CONFLICT_KEY not in text:
+        return text
+    try:
+        note = parse_note(path, text)
+    except NoteError:
+        return text
+    from wikimem.sync.reconcile import needs_settling
+
+    if not flagged(note) or needs_settling(note.body):
+        return text
+    end = text.find("\n---", 4)
+    head, rest = text[: end + 1], text[end + 1 :]
+    cleared = _FLAG_LINE.sub("", head, count=1) + rest
+    try:
+        return cleared if not flagged(parse_note(path, cleared)) else text
+    except NoteError:
+        return text
 
 
 # -- text ---------------------------------------------------------------------------------------
@@ -133,8 +159,14 @@ def merge_notes(
 ) -> tuple[Note, bool]:
     """The merged note and whether its body holds both versions of a part (then flagged)."""
     newer = _newer(ours, theirs)
+    # Each marker says which machine's version it is and when that version was changed: the
+    # side changed last is then known from the note alone, whoever merged it.
+    stamped = (
+        markers.label(labels[0], _instant(ours.updated)),
+        markers.label(labels[1], _instant(theirs.updated)),
+    )
     body, conflicts, clashes = _merge_body(
-        base.body if base else "", ours.body, theirs.body, labels
+        base.body if base else "", ours.body, theirs.body, stamped
     )
     extra = _merge_extra(base, ours, theirs, newer)
     if base is None:
@@ -153,14 +185,36 @@ def merge_notes(
         pinned=pinned,
         extra=extra,
     )
-    # a subject claimed differently on both sides, in different places, is a conflict too
-    flag = flagged(note) or conflicts > 0 or clashes > 0 or has_markers(body)
+    # A subject claimed differently on both sides, in different places, is a conflict too. A
+    # flag either side still had stays only while the merged body holds a conflict: the flag
+    # clears when the markers are gone (a person settled it on one machine, the other still
+    # had the conflicted version).
+    flag = conflicts > 0 or clashes > 0 or has_markers(body)
+    if not flag and (flagged(ours) or flagged(theirs)):
+        from wikimem.sync.reconcile import needs_settling
+
+        flag = needs_settling(body)
     return with_flag(note, flag), conflicts > 0 or clashes > 0
 
 
 def _newer(ours: Note, theirs: Note) -> int:
-    """1 when ours was updated last, -1 when theirs was, 0 when the dates are equal."""
-    return (ours.updated > theirs.updated) - (ours.updated < theirs.updated)
+    """1 when ours was updated last, -1 when theirs was, 0 when the times are equal (full
+    timestamps, to the second: `updated:` is written so)."""
+    a, b = _instant(ours.updated), _instant(theirs.updated)
+    return (a > b) - (a < b)
+
+
+def _instant(updated: str) -> str:
+    """`updated:` as a UTC time comparable as text (`2026-11-30T10:02:11Z`): a bare date is the
+    start of that day, another offset is converted; text that is no time stays as it is."""
+    text = updated.strip()
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _pick(base: T | None, ours: T, theirs: T, newer: int) -> T:
@@ -195,8 +249,6 @@ def _merge_extra(
         value = _pick(b.get(key, ABSENT), o.get(key, ABSENT), t.get(key, ABSENT), newer)
         if value != ABSENT:
             out.append((key, value))
-    if flagged(ours) or flagged(theirs):
-        out.append((CONFLICT_KEY, f"{CONFLICT_KEY}: true"))
     return tuple(out)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import random
 import sqlite3
 import time
 from collections.abc import Callable
@@ -39,7 +40,7 @@ from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
 from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
-from wikimem.sync.remote import Channel, channels, configure, remember_remote
+from wikimem.sync.remote import Channel, channels, configure, remember_remote, track
 from wikimem.sync.treemerge import (
     TreeMerge,
     empty_tree,
@@ -52,12 +53,17 @@ from wikimem.sync.treemerge import (
 )
 from wikimem.wiki import plainfile
 from wikimem.wiki.batch import Wiki
-from wikimem.wiki.gitstore import GitError
+from wikimem.wiki.gitstore import GitError, Store, detached_advice
 from wikimem.wiki.indexmd import write_index
 from wikimem.wiki.pathecho import echo_path
 
 JOURNAL = "sync-journal.json"
-PUSH_ATTEMPTS = 3
+# A push refused because another machine pushed first is fetched, merged and pushed again.
+# Many machines syncing at once (a team after a meeting, every laptop waking up) each lose
+# some rounds: they retry after a random, growing pause, until the attempts or the time run out.
+PUSH_ATTEMPTS = 40
+PUSH_RACE_SECONDS = 240.0
+PUSH_PAUSE_MAX = 4.0
 STALE_LOCK_SECONDS = 60.0
 Progress = Callable[[str], None]
 
@@ -174,7 +180,7 @@ def _sync_locked(
         Identity(*person(home.memory_dir, config)),
         interactive=interactive,
     )
-    branch = _branch(git)
+    branch = _branch(git, store)
     _not_mid_operation(git)
     chans = channels(config, git, remote)
     result = SyncResult()
@@ -224,12 +230,11 @@ def _drop_unsafe(git: Git, config: Config) -> list[str]:
     return [f"{echo_path(p)} ({why})" for p, why in unsafe]
 
 
-def _branch(git: Git) -> str:
-    proc = git.run("symbolic-ref", "--short", "-q", "HEAD", check=False)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise SyncError(
-            "memory/ is not on a branch (detached HEAD); `git -C memory switch main` first"
-        )
+def _branch(git: Git, store: Store) -> str:
+    detached = store.detached()
+    if detached is not None:
+        raise SyncError(detached_advice(git.repo, *detached))
+    proc = git.run("symbolic-ref", "--short", "-q", "HEAD")
     return proc.stdout.strip()
 
 
@@ -270,6 +275,7 @@ def _fetch(git: Git, ch: Channel, branch: str) -> str | None:
     try:
         git.run(
             "fetch",
+            "--progress",  # a slow transfer keeps reporting; only a hung one falls silent
             "--prune",
             "--no-tags",
             "--no-write-fetch-head",
@@ -295,7 +301,10 @@ def _sync_channel(
 ) -> RemoteOutcome:
     outcome = RemoteOutcome(ch.name, ch.url)
     last = rec.channel(ch.name, ch.url)
+    racing_since = time.monotonic()
     for attempt in range(PUSH_ATTEMPTS):
+        if attempt:
+            _pause_after_a_lost_race(attempt)
         say(f"fetching {ch.url}")
         theirs = _fetch(git, ch, branch)
         _crash("sync_after_fetch")
@@ -329,14 +338,16 @@ def _sync_channel(
             outcome.pushed = to_push
             theirs = to_push
             break
-        if attempt == PUSH_ATTEMPTS - 1:
+        if attempt == PUSH_ATTEMPTS - 1 or time.monotonic() - racing_since > PUSH_RACE_SECONDS:
             raise SyncError(
-                f"the remote {ch.url} kept changing while we pushed; run `wikimem sync` again"
+                f"the remote {ch.url} kept changing while we pushed ({attempt + 1} attempts); "
+                "what this machine has is merged and kept here: run `wikimem sync` again"
             )
     rec.channels[ch.name] = record.ChannelRecord(ch.url, theirs or "", git.out("rev-parse", "HEAD"))
     last_remote = rec.channels[ch.name].last_remote
     if last_remote:
         git.run("update-ref", f"refs/remotes/{ch.name}/{branch}", last_remote)
+        track(git, ch, branch)  # the remote has the branch now: a plain `git pull` works
     return outcome
 
 
@@ -683,14 +694,40 @@ def _union_trees(git: Git, a: str, b: str) -> str:
     return git.out("mktree", "-z", input="".join(e + "\0" for e in entries.values()))
 
 
+def _pause_after_a_lost_race(attempt: int) -> None:
+    """A random pause that grows with the rounds lost, so that machines which keep pushing at
+    the same moment drift apart instead of colliding again."""
+    time.sleep(random.uniform(0.05, min(PUSH_PAUSE_MAX, 0.2 * 2 ** min(attempt, 5))))
+
+
+# A push another push got in front of: refused as not a fast-forward, or (two pushes at the very
+# same moment) the remote could not take the lock on, or move, the branch.
+_RACE = (
+    "[rejected]",
+    "non-fast-forward",
+    "fetch first",
+    "cannot lock ref",
+    "failed to update ref",
+    "failed to lock",
+    "incorrect old value",
+    "stale info",
+)
+
+
 def _push(git: Git, ch: Channel, branch: str, commit: str) -> bool:
     """Push `commit` as the remote's branch; False when the remote moved on meanwhile."""
     proc = git.run(
-        "push", "--porcelain", ch.url, f"{commit}:refs/heads/{branch}", check=False, network=True
+        "push",
+        "--progress",
+        "--porcelain",
+        ch.url,
+        f"{commit}:refs/heads/{branch}",
+        check=False,
+        network=True,
     )
     if proc.returncode == 0:
         return True
     text = proc.stdout + proc.stderr
-    if "[rejected]" in text or "non-fast-forward" in text or "fetch first" in text:
+    if any(sign in text for sign in _RACE):
         return False
     raise classify(GitFailed(("push",), proc.returncode, proc.stderr or proc.stdout), ch.url)

@@ -1,21 +1,26 @@
-"""Reconciling the notes a sync flagged `conflict: true`, in the next dream.
+"""Settling the notes a sync flagged `conflict: true`, in the next dream.
 
-Contract: `reconcile_flagged(memory_dir, read, backend, today)` is called by the dream runner
-before any events are consolidated. It finds the flagged notes (`flagged_paths`, by `git grep`,
-so a plain `git pull` with the merge driver counts too) and returns, per note it could settle,
-the reconciled `Note` (no markers, no flag) for the dream's single commit, plus what it could
-not settle:
-  - a model backend (`needs_prompt`) is given the note in a prompt of its own, with the rules of
-    the dream's system prompt and the instruction to reconcile; its upsert of that path is
-    taken if it holds no conflict markers;
-  - otherwise, or when the model gives nothing usable, the offline rules settle it: each side
-    of a conflict is a list of claim lines; lines on one side only are kept; two lines about
-    the same subject (the same bold subject, the same text once the trailing provenance is
-    removed, or one superseding the other) are one claim, and the newer-dated one wins (the date in its provenance label).
-    Ties are broken by the text, so every machine settles a conflict the same way. Then, in
-    the whole note, one claim per subject stands (a subject both machines claimed in
-    different places is flagged without markers). "The same subject" is the dream's own
-    supersession rule (`wikimem.sync.claims` over `wikimem.dream.claims`).
+Contract: `reconcile_flagged(memory_dir, read, backend, today, stamp)` is called by the dream
+runner before any events are consolidated. It finds the flagged notes (`flagged_paths`, by `git
+grep`, so a plain `git pull` with the merge driver counts too) and returns, per note, the
+settled `Note` (no markers, no flag) for the dream's single commit, what was decided (for the
+commit message: which side's claim won), and what it could not settle. The rule, the same for
+notes a person wrote (both sides are theirs) as for any other:
+  - each conflicted part (between `<<<<<<<` and `>>>>>>>`, `wikimem.sync.markers`) is settled
+    claim by claim: lines on one side only are kept; two claims about the same subject (the
+    same bold subject, the same statement, or one superseding the other by the dream's rules)
+    are one claim, and the newer stands, the other kept in it as "(was … until …)" and in the
+    note's history. Newer is decided by the full time each side of the note was changed (the
+    markers say it), then by the claims' dates, then by the text, so every machine settles a
+    conflict the same way. Then, in the whole note, one claim per subject stands (a subject
+    both machines claimed in different places, flagged without markers, settles so too);
+  - a model backend (`needs_prompt`) is asked to reconcile the note first; its version is
+    taken only when it holds no markers and keeps every line outside the conflicted parts
+    (or a claim about the same subject), else the rule above settles it;
+  - a note flagged but with nothing left to settle (a person removed the markers) has only its
+    flag removed; markers that are malformed are left for a person, and said so.
+`needs_settling(body)` says whether a body still holds a conflict; `standing(memory_dir)` lists
+the notes that do (what `status` and `doctor` report: a stale flag is no conflict).
 """
 
 from __future__ import annotations
@@ -26,70 +31,151 @@ from dataclasses import dataclass, field
 
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
-from wikimem.sync.claims import current_claims
-from wikimem.sync.lines import END, MIDDLE, START
-from wikimem.sync.merge import CONFLICT_KEY, flagged, has_markers, with_flag
+from wikimem.sync import markers
+from wikimem.sync.claims import Settled, parse_claim, same_subject, settle_claims
+from wikimem.sync.merge import CONFLICT_KEY, flagged, with_flag
+from wikimem.wiki import gitenv, plainfile
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
 
 
-# -- conflict regions ---------------------------------------------------------------------------
+# -- settling -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """Two claims about one subject: the one kept, the one it replaced, and where each was."""
+
+    kept: str
+    kept_from: str  # a marker's label ("laptop 2026-11-30T10:02:11Z"), or "" outside a part
+    replaced: str
+    replaced_from: str
+    day: str = ""  # when the kept one took over
+
+    def describe(self) -> str:
+        def side(text: str, where: str) -> str:
+            short = text if len(text) <= 100 else text[:99] + "…"
+            return f'"{short}"' + (f" ({where})" if where else "")
+
+        return (
+            f"kept {side(self.kept, self.kept_from)}, newer than "
+            f"{side(self.replaced, self.replaced_from)}"
+        )
 
 
 @dataclass
-class Region:
-    ours: list[str] = field(default_factory=list)
-    theirs: list[str] = field(default_factory=list)
+class SettledBody:
+    body: str
+    decisions: list[Decision] = field(default_factory=list)
 
 
-def split_regions(body: str) -> list[str | Region] | None:
-    """The body as plain lines and conflict regions; None when the markers are malformed."""
-    out: list[str | Region] = []
-    current: Region | None = None
-    side = ""
-    for line in body.splitlines():
-        if line.startswith(START) and (len(line) == len(START) or line[len(START)] == " "):
-            if current is not None:
-                return None
-            current, side = Region(), "ours"
-        elif line == MIDDLE and current is not None and side == "ours":
-            side = "theirs"
-        elif line.startswith(END) and (len(line) == len(END) or line[len(END)] == " "):
-            if current is None or side != "theirs":
-                return None
-            out.append(current)
-            current = None
-        elif current is not None:
-            (current.ours if side == "ours" else current.theirs).append(line)
-        else:
-            out.append(line)
-    return None if current is not None else out
+def _claim_text(line: str) -> str:
+    claim = parse_claim(line)
+    return claim.text if claim is not None else line.strip()
 
 
-def settle(region: Region) -> list[str]:
-    """One list of lines from both sides of a region: one claim per subject, the newer wins;
-    other lines (headings, prose) once each."""
-    out = current_claims([*region.ours, *region.theirs], dedupe_other=True)
+def settle_region(region: markers.Region, today: str = "") -> tuple[list[str], list[Decision]]:
+    """One list of lines from both sides of a conflicted part, and the claims decided."""
+    first, second = region.sides
+    stamps = [markers.parse_label(lbl)[1] for lbl in region.labels]
+    ranks = None
+    if all(stamps):
+        ranks = [stamps[0]] * len(first) + [stamps[1]] * len(second)
+    lines = [*first, *second]
+    settled = settle_claims(lines, ranks=ranks, today=today, dedupe_other=True)
+
+    def label(i: int) -> str:
+        return region.labels[0 if i < len(first) else 1]
+
+    decisions = [
+        Decision(
+            _claim_text(lines[w]),
+            label(w),
+            _claim_text(lines[lo]),
+            label(lo),
+            max(markers.parse_label(label(w))[1][:10] if ranks else "", _day(lines[w])) or today,
+        )
+        for w, lo in settled.decided
+    ]
     tidy: list[str] = []
-    for line in out:
+    for line in settled.lines:
         if line.strip() or (tidy and tidy[-1].strip()):
             tidy.append(line)
     while tidy and not tidy[-1].strip():
         tidy.pop()
-    return tidy
+    return tidy, decisions
 
 
-def settle_body(body: str) -> str | None:
-    """The body with every conflict settled offline; None when its markers are malformed."""
-    parts = split_regions(body)
+def settle_note_body(body: str, today: str = "") -> SettledBody | None:
+    """The body with every conflict settled by the rule; None when its markers are malformed."""
+    parts = markers.split(body)
     if parts is None:
         return None
     lines: list[str] = []
+    decisions: list[Decision] = []
     for part in parts:
-        lines.extend(settle(part) if isinstance(part, Region) else [part])
-    text = "\n".join(current_claims(lines))
-    return text + "\n" if text else ""
+        if isinstance(part, markers.Region):
+            settled, decided = settle_region(part, today)
+            lines.extend(settled)
+            decisions.extend(decided)
+        else:
+            lines.append(part)
+    whole: Settled = settle_claims(lines, today=today)
+    decisions += [
+        Decision(_claim_text(lines[w]), "", _claim_text(lines[lo]), "", _day(lines[w]) or today)
+        for w, lo in whole.decided
+    ]
+    text = "\n".join(whole.lines)
+    text = text + "\n" if text else ""
+    if decisions:
+        from wikimem.dream.claims import record_past
+        from wikimem.dream.subjects import strip_history
+
+        # what no longer holds, hidden in the note: recall then leaves out a session digest
+        # that still says it (as for any claim a dream replaces)
+        for d in decisions:
+            text = record_past(text, [strip_history(d.replaced)], d.day)
+    return SettledBody(text, decisions)
+
+
+def _day(line: str) -> str:
+    claim = parse_claim(line)
+    return claim.date if claim is not None else ""
+
+
+def settle_body(body: str) -> str | None:
+    """`settle_note_body`'s text (None when the markers are malformed)."""
+    settled = settle_note_body(body)
+    return None if settled is None else settled.body
+
+
+def needs_settling(body: str) -> bool:
+    """Whether a body still holds a conflict: markers, or one subject claimed twice."""
+    if markers.has_markers(body):
+        return True
+    lines = body.split("\n")
+    if sum(1 for ln in lines if ln.startswith("- ")) < 2:
+        return False
+    return len(settle_claims(lines).lines) != len(lines)
+
+
+def kept_outside(before: str, after: str) -> bool:
+    """Whether `after` keeps every line of `before` that is outside its conflicted parts (or,
+    for a claim, a claim about the same subject): what settling a conflict may not lose."""
+    parts = markers.split(before)
+    if parts is None:
+        return False
+    outside = [p for p in parts if isinstance(p, str) and p.strip()]
+    now = {ln.strip() for ln in after.split("\n") if ln.strip()}
+    claims = [c for c in map(parse_claim, after.split("\n")) if c is not None]
+    for line in outside:
+        if line.strip() in now:
+            continue
+        claim = parse_claim(line)
+        if claim is None or not any(same_subject(claim, c) for c in claims):
+            return False
+    return True
 
 
 # -- the dream's entry point --------------------------------------------------------------------
@@ -113,26 +199,49 @@ def flagged_paths(memory_dir: str) -> list[str]:
         ],
         capture_output=True,
         text=True,
+        env=gitenv.environ(),
         check=False,
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
+
+
+def standing(memory_dir: str) -> list[tuple[str, bool]]:
+    """(path, settles by itself) of the flagged notes that still hold a conflict; the second
+    is False when a person must settle it (malformed markers, or not a note)."""
+    out = []
+    for path in flagged_paths(memory_dir):
+        text = plainfile.read_text(memory_dir, path)
+        if text is None:
+            continue
+        try:
+            note = parse_note(path, text)
+        except NoteError:
+            out.append((path, False))
+            continue
+        if not flagged(note) or not needs_settling(note.body):
+            continue
+        out.append((path, markers.split(note.body) is not None))
+    return out
 
 
 @dataclass
 class Reconciled:
     notes: list[Note] = field(default_factory=list)
     unsettled: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    decisions: dict[str, list[str]] = field(default_factory=dict)  # path -> what was decided
 
 
 RECONCILE_INSTRUCTION = """\
 ## A note to reconcile
 
 `wikimem sync` merged two machines' versions of this note and could not merge every part: both
-versions of those parts are kept between conflict markers (`<<<<<<< machine`, `=======`,
-`>>>>>>> machine`). Reconcile it: call apply_operations with ONE upsert of `{path}` whose body
-keeps everything still true from both sides, one current claim per subject (when the two sides
-disagree, the claim with the newer date in its provenance wins; keep provenance links as they
-are), and no conflict markers. Keep its title and kind unless they are wrong.
+versions of those parts are kept between conflict markers (`<<<<<<< machine time`, `=======`,
+`>>>>>>> machine time`, the time saying when that machine's version was changed). Reconcile it:
+call apply_operations with ONE upsert of `{path}` whose body keeps everything outside the
+markers as it is, everything still true from both sides, one current claim per subject (when
+the two sides disagree, the side changed later wins, and the other value is kept in the winning
+claim as "(was OLD until DATE)"; keep provenance links as they are), and no conflict markers.
+Keep its title and kind unless they are wrong.
 """
 
 
@@ -158,7 +267,12 @@ def _from_model(backend: Backend, note: Note, text: str, today: str, read: ReadN
     except Exception:  # a failing model must not stop the offline rules from settling it
         return None
     for op in proposal.operations:
-        if isinstance(op, Upsert) and op.path == note.path and not has_markers(op.body):
+        if (
+            isinstance(op, Upsert)
+            and op.path == note.path
+            and not markers.has_markers(op.body)
+            and kept_outside(note.body, op.body)  # nobody's lines lost along the way
+        ):
             return note.with_changes(
                 title=op.title, kind=op.kind, body=op.body, tags=op.tags or note.tags
             )
@@ -180,16 +294,26 @@ def reconcile_flagged(
             continue
         if not flagged(note):
             continue  # "conflict: true" in the body, not the front matter
+        if not needs_settling(note.body):
+            # settled by hand (the markers are gone): only the flag is left to remove
+            out.notes.append(with_flag(note, False))
+            out.decisions[path] = ["the conflict was settled by hand; its flag removed"]
+            continue
         settled: Note | None = None
         if backend is not None and backend.needs_prompt:
             settled = _from_model(backend, note, text, today, read)
+            if settled is not None:
+                out.decisions[path] = [f"settled by the {backend.name} backend"]
         if settled is None:
-            body = settle_body(note.body)
-            if body is None:
+            result = settle_note_body(note.body, today)
+            if result is None:
                 out.unsettled.append(
                     (path, "its conflict markers are malformed; resolve it by hand")
                 )
                 continue
-            settled = note.with_changes(body=body)
+            settled = note.with_changes(body=result.body)
+            out.decisions[path] = [d.describe() for d in result.decisions] or [
+                "both sides kept (no claim about one subject differed)"
+            ]
         out.notes.append(with_flag(settled, False).with_changes(updated=stamp))
     return out

@@ -10,6 +10,8 @@ Contract: a `Channel` is one git remote plus the top-level entries of memory/ it
     A filtered channel has its own history of export commits (see `wikimem.sync.procedure`);
     its `pushurl` is set to something git cannot push to, so a plain `git push` can never leak
     the profile to a team's remote.
+`track` sets the branch's upstream to the main channel (unfiltered only), once the remote has
+the branch, so a plain `git pull` in memory/ knows what to merge.
 `remember_remote` writes `[sync] remote` into config.toml, changing only that line.
 """
 
@@ -93,6 +95,18 @@ def configure(git: Git, channel: Channel) -> None:
         git.out("config", f"remote.{channel.name}.pushurl", NO_PLAIN_PUSH)
     elif not channel.filtered and pushurl == NO_PLAIN_PUSH:
         git.out("config", "--unset", f"remote.{channel.name}.pushurl")
+
+
+def track(git: Git, channel: Channel, branch: str) -> bool:
+    """Make `branch` track the channel's branch, so a plain `git pull` (and `git status`'s
+    ahead/behind) in memory/ works as in any clone; True when set now. Only for a channel that
+    carries the whole history (a filtered one holds export commits, never pulled as is), and
+    never over an upstream the person chose."""
+    if channel.filtered or git.config_get(f"branch.{branch}.remote"):
+        return False
+    git.out("config", f"branch.{branch}.remote", channel.name)
+    git.out("config", f"branch.{branch}.merge", f"refs/heads/{branch}")
+    return True
 
 
 def _toml_string(value: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from wikimem.sync.merge import without_stale_flag
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
 from wikimem.wiki.gitstore import is_hidden
@@ -76,8 +77,10 @@ def commit_hand_edits(wiki: Wiki, known_invalid: Mapping[str, str] | None = None
                     writes.append(MemoryWrite(rel, "delete", None, "watch", (), "", on_disk=True))
                 continue
             operation = "update" if rel in tracked else "create"
+            # the person removed a conflict's markers: its `conflict: true` goes with them
+            proposed = without_stale_flag(rel, text)
             writes.append(
-                MemoryWrite(rel, operation, text, "watch", (), content_hash(text), on_disk=True)
+                MemoryWrite(rel, operation, proposed, "watch", (), content_hash(text), on_disk=True)
             )
         return writes
 

@@ -129,7 +129,7 @@ class Wiki:
         writes: Sequence[MemoryWrite] | Callable[[], Sequence[MemoryWrite]],
         subject: str,
         *,
-        body: str = "",
+        body: str | Callable[[Sequence[GateResult]], str] = "",
         trailers: Sequence[tuple[str, str]] = (),
         dry_run: bool = False,
         crash: CrashHook = _no_crash,
@@ -149,7 +149,7 @@ class Wiki:
         self,
         writes: Sequence[MemoryWrite],
         subject: str,
-        body: str,
+        body: str | Callable[[Sequence[GateResult]], str],
         trailers: Sequence[tuple[str, str]],
         dry_run: bool,
         crash: CrashHook,
@@ -180,7 +180,8 @@ class Wiki:
             before_commit(results)
             crash("after_before_commit")
         commit = None
-        message = self._message(subject, body, results, trailers, self.machine)
+        text = body(results) if callable(body) else body  # may say what was written
+        message = self._message(subject, text, results, trailers, self.machine)
         if written:
             write_index(self.memory_dir, fresh=[r.write.path for r in written])
             paths = [r.write.path for r in written] + ["index.md"]
@@ -251,7 +252,10 @@ class Wiki:
         """Commit changes a person already made on disk (an editor, Obsidian), each judged by
         the gate as it stands: a secret is redacted (or the change refused), a pre_write
         command may block or rewrite it, an invalid note is refused. Refused changes stay on
-        disk, uncommitted, and are reported."""
+        disk, uncommitted, and are reported. A `conflict: true` left on a note whose markers
+        the person removed is removed with them."""
+        from wikimem.sync.merge import without_stale_flag
+
         with file_lock(self.home.state("memory.lock")):
             self.recover()  # a dream's half-written files are rolled back, never committed
             tracked = set(self.store.repo.git.ls_files("-z").split("\0"))
@@ -259,7 +263,9 @@ class Wiki:
             for rel in paths:
                 text = read_current(self.memory_dir, rel)
                 operation = "delete" if text is None else ("update" if rel in tracked else "create")
-                write = MemoryWrite(rel, operation, text, source, (), content_hash(text))
+                # a conflict whose markers the person removed: its flag goes with them
+                proposed = without_stale_flag(rel, text) if text is not None else None
+                write = MemoryWrite(rel, operation, proposed, source, (), content_hash(text))
                 result = self.gate.check(write, applied=True)
                 if result.ok and text is not None and result.content != text:
                     result = self.gate.write(result)  # redacted, or rewritten by pre_write
@@ -312,6 +318,7 @@ class Wiki:
         the memory lock held."""
         self.recovery_notes = []
         store = self.store
+        store.require_branch()  # no write, and no dream's events consumed, on a detached HEAD
         store.prepare()
         removed = store.clear_stale_locks()  # GitLocked (one line) when a live git holds one
         if removed:

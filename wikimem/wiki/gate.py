@@ -209,6 +209,8 @@ class Gate:
                 f"(`wikimem forget {write.path}` does; {consent})",
                 True,
             )
+        if content is not None and _settles_a_conflict(write.path, current, content):
+            return None  # both sides were the person's words: the rule keeps the other as "was"
         dropped, total = _dropped_lines(current, content or "")
         allowed = max(PERSON_LINES_KEPT_MIN_DROP, int(total * PERSON_LINES_DROP_SHARE))
         if dropped > allowed:
@@ -542,6 +544,26 @@ def _pinned(text: str | None) -> bool:
 
     meta, _ = notemeta.read_meta(text)
     return meta.get("pinned") is True
+
+
+def _settles_a_conflict(path: str, before: str, after: str) -> bool:
+    """Whether `after` settles a sync conflict `before` holds (flagged `conflict: true`), losing
+    nothing outside its conflicted parts: those parts are two versions of the person's own
+    words, of which the rule keeps the newer and writes the other into it as "was … until …"
+    (and git keeps both). Any other removal of a person's lines still waits for consent."""
+    from wikimem.sync.merge import flagged, has_markers
+    from wikimem.sync.reconcile import kept_outside
+
+    try:
+        old, new = parse_note(path, before), parse_note(path, after)
+    except NoteError:
+        return False
+    return (
+        flagged(old)
+        and not flagged(new)
+        and not has_markers(new.body)
+        and kept_outside(old.body, new.body)
+    )
 
 
 def _dropped_lines(before: str, after: str) -> tuple[int, int]:

@@ -27,6 +27,7 @@ import git
 
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
+from wikimem.wiki import gitenv
 
 TEMP_PATTERN = ".wikimem-*.tmp"
 # Lock files git creates with O_EXCL and removes when done; a killed git leaves them behind.
@@ -117,22 +118,61 @@ class CommitInfo:
     files: tuple[str, ...]
 
 
-def _env(identity: GitConfig) -> dict[str, str]:
+def _identity(identity: GitConfig) -> dict[str, str]:
     return {
         "GIT_AUTHOR_NAME": identity.author_name,
         "GIT_AUTHOR_EMAIL": identity.author_email,
         "GIT_COMMITTER_NAME": identity.author_name,
         "GIT_COMMITTER_EMAIL": identity.author_email,
-        # Ignore the user's global signing and template settings for our own commits.
-        "GIT_CONFIG_COUNT": "3",
-        "GIT_CONFIG_KEY_0": "commit.gpgsign",
-        "GIT_CONFIG_VALUE_0": "false",
-        "GIT_CONFIG_KEY_1": "core.quotepath",
-        "GIT_CONFIG_VALUE_1": "false",
-        "GIT_CONFIG_KEY_2": "commit.template",
-        "GIT_CONFIG_VALUE_2": "",
         "GIT_TERMINAL_PROMPT": "0",
     }
+
+
+class NotOwned(GitError):
+    """memory/ belongs to another user, and git refuses to work in it."""
+
+
+class Detached(GitError):
+    """memory/ is not on a branch: a commit there would be lost at the next `git switch`."""
+
+
+def ownership_advice(path: str) -> str:
+    """What to do when git refuses a repository another user owns (one line)."""
+    try:
+        owner = os.stat(os.path.join(path, ".git")).st_uid
+    except OSError:
+        owner = -1
+    me = os.geteuid()
+    who = f"uid {owner}, you are uid {me}" if owner >= 0 and owner != me else f"you are uid {me}"
+    return (
+        f"{path} belongs to another user ({who}) and git refuses to work in it. Run wikimem as "
+        f"the user who owns it, or make it yours (`chown -R {me} {path}`), or, if you trust "
+        f"that user, `git config --global --add safe.directory {path}`"
+    )
+
+
+def _open_problem(path: str, stderr: str) -> str:
+    if "dubious ownership" in stderr or "safe.directory" in stderr:
+        return ownership_advice(path)
+    return f"{path} is not a git repository (run `wikimem init`)"
+
+
+def back_on_branch(path: str, head: str, branch: str = "main") -> str:
+    """The commands that put a detached HEAD in memory/ back on its branch, keeping any commit
+    made on the detached HEAD (a bare `git switch` would leave those behind)."""
+    return (
+        f"`git -C {path} switch {branch}`; if commits were made on the detached HEAD, keep "
+        f"them first: `git -C {path} branch keep-detached {head[:10]} && git -C {path} switch "
+        f"{branch} && git -C {path} merge keep-detached`"
+    )
+
+
+def detached_advice(path: str, head: str, branch: str = "main") -> str:
+    """What to do about a detached HEAD in memory/ (one line)."""
+    return (
+        f"{path} is not on a branch (detached HEAD at {head[:10]}); wikimem commits only onto "
+        f"a branch, so nothing was written. Put HEAD back: {back_on_branch(path, head, branch)}"
+    )
 
 
 class Store:
@@ -141,10 +181,21 @@ class Store:
     def __init__(self, path: str, identity: GitConfig) -> None:
         self.path = path
         self.identity = identity
+        # One git call before GitPython's: a repository another user owns is refused by git
+        # itself, and GitPython's long-lived reader would die mid-write (a broken pipe).
+        try:
+            probe = gitenv.run(path, "rev-parse", "--git-dir")
+        except OSError as exc:
+            raise GitError(f"could not run git: {exc.strerror or exc}") from None
+        if probe.returncode != 0:
+            problem = _open_problem(path, probe.stderr.decode("utf-8", "replace"))
+            raise (NotOwned if "belongs to another user" in problem else GitError)(problem)
         try:
             self.repo = git.Repo(path)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
             raise GitError(f"{path} is not a git repository (run `wikimem init`)") from exc
+        # GitPython's own git calls get the same settings as ours (no hooks, no signing).
+        self.repo.git.update_environment(**gitenv.overrides())
 
     @classmethod
     def init(cls, path: str, identity: GitConfig) -> Store:
@@ -152,10 +203,35 @@ class Store:
         os.makedirs(path, exist_ok=True)
         if not os.path.isdir(os.path.join(path, ".git")):
             try:
-                git.Repo.init(path, initial_branch="main")
-            except git.GitCommandError as exc:
-                raise GitError(f"git init failed in {path}: {exc.stderr.strip()}") from exc
+                done = gitenv.run(path, "init", "-q", "-b", "main")
+            except OSError as exc:
+                raise GitError(f"could not run git: {exc.strerror or exc}") from None
+            if done.returncode != 0:
+                err = done.stderr.decode("utf-8", "replace").strip()
+                raise GitError(f"git init failed in {path}: {_first_line(err)}")
         return cls(path, identity)
+
+    def branch(self) -> str | None:
+        """The branch HEAD is on (unborn included), None when HEAD is detached."""
+        proc = gitenv.run(self.path, "symbolic-ref", "-q", "--short", "HEAD")
+        name = proc.stdout.decode("utf-8", "replace").strip()
+        return name if proc.returncode == 0 and name else None
+
+    def detached(self) -> tuple[str, str] | None:
+        """(the commit HEAD is at, the branch to go back to) when HEAD is detached, else None."""
+        if self.branch() is not None:
+            return None
+        head = gitenv.run(self.path, "rev-parse", "-q", "--verify", "HEAD")
+        heads = gitenv.run(self.path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
+        names = heads.stdout.decode("utf-8", "replace").split()
+        branch = "main" if "main" in names or not names else names[0]
+        return head.stdout.decode().strip() or "?", branch
+
+    def require_branch(self) -> None:
+        """Detached (with advice) unless HEAD is on a branch: nothing is committed then."""
+        found = self.detached()
+        if found is not None:
+            raise Detached(detached_advice(self.path, *found))
 
     def has_commits(self) -> bool:
         try:
@@ -175,7 +251,7 @@ class Store:
         if paths is not None:
             cmd += ["--pathspec-from-file=-", "--pathspec-file-nul"]
             data = "\0".join(paths).encode("utf-8", "surrogateescape")
-        env = {**os.environ, **_env(self.identity), "GIT_LITERAL_PATHSPECS": "1"}
+        env = gitenv.environ({**_identity(self.identity), "GIT_LITERAL_PATHSPECS": "1"})
         try:
             done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
         except OSError as exc:
@@ -189,6 +265,7 @@ class Store:
         """Commit exactly `paths` (relative to memory/, added, changed or deleted).
 
         Returns the new commit's sha, or None when none of the paths changed."""
+        self.require_branch()  # a commit on a detached HEAD is lost at the next switch
         rels = sorted(set(paths))
         if rels:
             # A path neither on disk nor known to git (a note created by hand and deleted

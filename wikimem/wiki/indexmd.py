@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from collections.abc import Collection
 
 from wikimem.fsutil import atomic_write
-from wikimem.wiki import notemeta, plainfile
+from wikimem.sync.markers import as_shown
+from wikimem.wiki import gitenv, notemeta, plainfile
 from wikimem.wiki.links import wikilink
 from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
 
@@ -59,21 +59,14 @@ def _walk(directory: str, rel: str, found: list[str]) -> None:
 def _entry(rel: str, text: str) -> str:
     meta, body = notemeta.read_meta(text)
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
-    summary = first_sentence(body)
+    summary = first_sentence(as_shown(body, notice=False))  # never a conflict marker
     line = f"- {wikilink(rel, title)}"
     return f"{line} — {summary}" if summary else line
 
 
 def _git(memory_dir: str, args: list[str], data: bytes | None = None) -> bytes | None:
-    env = {k: v for k, v in os.environ.items() if k not in ("GIT_INDEX_FILE", "GIT_WORK_TREE")}
     try:
-        proc = subprocess.run(
-            ["git", "-C", memory_dir, *args],
-            input=data,
-            capture_output=True,
-            env=env,
-            check=False,
-        )
+        proc = gitenv.run(memory_dir, *args, input=data)
     except OSError:
         return None
     return proc.stdout if proc.returncode == 0 else None

@@ -10,8 +10,9 @@ about authorship and are skipped. One `git log` and one `git status` per call; h
 
 from __future__ import annotations
 
-import os
 import subprocess
+
+from wikimem.wiki import gitenv
 
 PERSON_SOURCES = frozenset({"remember", "edit", "forget", "watch"})
 MAX_COMMITS = 20000
@@ -19,8 +20,7 @@ _COMMIT = "\x1e"  # record separator between commits in the log output
 
 
 def person_written(memory_dir: str) -> set[str]:
-    env = {**os.environ, "GIT_CONFIG_COUNT": "1"}
-    env["GIT_CONFIG_KEY_0"], env["GIT_CONFIG_VALUE_0"] = "core.quotepath", "false"
+    env = gitenv.environ()  # core.quotepath off: names come back as they are
     out: set[str] = set()
     try:
         log = subprocess.run(
