@@ -36,6 +36,7 @@ from wikimem.wiki.remember import (
     current_project,
     edit_note,
     forget,
+    pin,
     project_option,
     remember,
     resolve_path,
@@ -278,6 +279,23 @@ def register(app: typer.Typer) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
         wiki = Wiki(initialised_home(home))
         _report(_then_sync(wiki, forget(wiki, path)), json_out)
+
+    @app.command("pin")
+    @handle_errors
+    def pin_cmd(
+        path: PathArg,
+        off: Annotated[bool, typer.Option("--off", help="Unpin it instead.")] = False,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Pin a note (given at every session start), as you: also a note pinned by a change
+        that came from a remote, which this machine does not honour until you pin it here."""
+        wiki = Wiki(initialised_home(home))
+        result = _then_sync(wiki, pin(wiki, path, on=not off))
+        if not result.written and not result.blocked and not json_out:
+            console.print(f"{'unpinned' if off else 'pinned'} on this machine", markup=False)
+            return
+        _report(result, json_out)
 
     @app.command()
     @handle_errors

@@ -29,8 +29,9 @@ from wikimem.dream import statements
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 from wikimem.recall.scope import named_projects, project_of, visible
+from wikimem.wiki import plainfile
 from wikimem.wiki.batch import BatchResult, Wiki
-from wikimem.wiki.gate import MemoryWrite, content_hash
+from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
 from wikimem.wiki.notemeta import as_list, read_meta
 from wikimem.wiki.notes import (
     Note,
@@ -125,7 +126,7 @@ class MemoryTools:
         place = self.place(project, cwd)
         rel = self.note_path(path, place)
         self._require_visible(rel, place, "read")
-        text = self._read_inside(rel)
+        text = self._read_vetted(rel)
         if text is None:
             raise ToolInputError(f"no note at {rel}")
         meta, body = read_meta(text)
@@ -149,7 +150,7 @@ class MemoryTools:
         paths = [p for p in self._paths() if p.startswith(start) and visible(p, place.project)]
         notes = []
         for rel in paths[:MAX_LISTED]:
-            meta, _ = read_meta(self._read_inside(rel) or "")
+            meta, _ = read_meta(self._read_vetted(rel, missing_ok=True) or "")
             notes.append(
                 {
                     "path": rel,
@@ -246,7 +247,7 @@ class MemoryTools:
                 if rel in seen or rel == "index.md" or not visible(rel, place.project):
                     continue
                 seen.add(rel)
-                text = self._read_inside(rel)
+                text = self._read_vetted(rel, missing_ok=True)
                 meta, _ = read_meta(text or "")
                 notes.append(
                     {
@@ -332,12 +333,41 @@ class MemoryTools:
             )
 
     def _read_inside(self, rel: str) -> str | None:
-        """The note's text, refusing one that a link makes resolve outside memory/."""
+        """The note's text as it is on disk (to write over it), refusing one that a link makes
+        resolve outside memory/."""
+        self._require_inside(rel)
+        return read_current(self.home.memory_dir, rel)
+
+    def _require_inside(self, rel: str) -> None:
         root = os.path.realpath(self.home.memory_dir)
         real = os.path.realpath(os.path.join(self.home.memory_dir, rel))
         if os.path.commonpath([real, root]) != root:
             raise ToolInputError(f"{rel} resolves outside memory/; refusing to read it")
-        return self.wiki.read(rel)
+
+    def _read_vetted(self, rel: str, missing_ok: bool = False) -> str | None:
+        """A note as an agent may be given it (`wikimem.wiki.vetting`): its secrets redacted
+        (a note can arrive from a remote without passing the gate), nothing of a note over the
+        size limit."""
+        limit = self._limit()
+        self._require_inside(rel)
+        data = plainfile.read_stamped(self.home.memory_dir, rel, limit)
+        if data is None:
+            try:
+                size = os.lstat(os.path.join(self.home.memory_dir, rel)).st_size
+            except OSError:
+                return None
+            if size > limit and not missing_ok:
+                raise ToolInputError(
+                    f"{rel} is {size} bytes, over the note limit of {limit} "
+                    "(gate.max_note_bytes): it is held back, not read"
+                )
+            return None
+        return redact(data[0])[0]
+
+    def _limit(self) -> int:
+        from wikimem.recall.index import note_limit
+
+        return note_limit(self.home.root)
 
     def _paths(self) -> list[str]:
         return self.wiki.paths() if os.path.isdir(self.home.memory_dir) else []
