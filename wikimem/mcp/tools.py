@@ -20,6 +20,7 @@ Contract:
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +52,7 @@ MAX_QUERY_CHARS = 2000
 MAX_RESULTS = 50
 MAX_LISTED = 500
 MAX_ARG_CHARS = 4096
+WRITE_ATTEMPTS = 3
 
 
 class ToolInputError(WikimemError):
@@ -74,13 +76,16 @@ class MemoryTools:
     def __init__(self, home: Home, cwd: str | None = None) -> None:
         self.home = home
         self.cwd = cwd or os.getcwd()
-        self._wiki: Wiki | None = None
+        # Writes of this server one at a time (the SDK runs tool calls in threads, side by
+        # side): each is planned on what the previous one left.
+        self._writing = threading.Lock()
 
     @property
     def wiki(self) -> Wiki:
-        if self._wiki is None:
-            self._wiki = Wiki(self.home)
-        return self._wiki
+        """The wiki with config.toml as it is now: a server runs for hours, and a rule the
+        person adds meanwhile (`gate.protected`, `person_notes`) holds from the next call. Who
+        wrote which note is read afresh by each call's gate as well."""
+        return Wiki(self.home)
 
     # -- the tools -----------------------------------------------------------------------------
 
@@ -172,7 +177,8 @@ class MemoryTools:
     ) -> dict[str, Any]:
         self._require_initialised()
         place = self.place(project, cwd)
-        limit = self.wiki.config.gate.max_note_bytes
+        wiki = self.wiki  # config.toml and who wrote which note, as they are now
+        limit = wiki.config.gate.max_note_bytes
         body = _text_arg("text", text, limit * 4)
         if not body.strip():
             raise ToolInputError("text is empty: nothing to write")
@@ -188,36 +194,52 @@ class MemoryTools:
         rel = self.note_path(path, place) if path is not None else None
         if rel is not None:
             self._require_visible(rel, place, "write")
-        if replace:
-            if rel is None:
-                raise ToolInputError("replace=true needs the path of the note to replace")
-            rel, content, base = self._replacement(rel, body, title)
-            operation = "update" if base else "create"
-            writes = [MemoryWrite(rel, operation, content, SOURCE, (), base)]
-            replaced: list[str] = []
-            contested: list[str] = []
-        else:
-            if len(" ".join(body.split())) > statements.MAX_STATEMENT:
-                raise ToolInputError(
-                    f"text is over {statements.MAX_STATEMENT} characters, too long for one "
-                    "remembered statement; give a path and replace=true to write a whole note"
-                )
-            writes, replaced, contested, rel = plan(
-                self.wiki, body, path=rel, project=place.project, source=SOURCE
+        if replace and rel is None:
+            raise ToolInputError("replace=true needs the path of the note to replace")
+        if not replace and len(" ".join(body.split())) > statements.MAX_STATEMENT:
+            raise ToolInputError(
+                f"text is over {statements.MAX_STATEMENT} characters, too long for one "
+                "remembered statement; give a path and replace=true to write a whole note"
             )
-            for w in writes:
-                self._require_visible(w.path, place, "write")
-            operation = next((w.operation for w in writes if w.path == rel), "update")
-        detail = "\n".join(
-            [f'Replaces: "{r}"' for r in replaced] + [f'Contested: "{c}"' for c in contested]
-        )
-        result = self.wiki.commit_writes(writes, f"mcp: {operation} {rel}", body=detail)
-        out = _outcome(result, rel)
+        with self._writing:
+            for attempt in range(WRITE_ATTEMPTS):
+                # planned on the wiki as the last write left it; planned again when another
+                # process changed a note between the plan and the commit
+                writes, replaced, contested, target = self._plan(
+                    wiki, body, rel, title, replace, place
+                )
+                operation = next((w.operation for w in writes if w.path == target), "update")
+                detail = "\n".join(
+                    [f'Replaces: "{r}"' for r in replaced]
+                    + [f'Contested: "{c}"' for c in contested]
+                )
+                result = wiki.commit_writes(writes, f"mcp: {operation} {target}", body=detail)
+                if not _raced(result) or attempt == WRITE_ATTEMPTS - 1:
+                    break
+                wiki = self.wiki
+        out = _outcome(result, target)
         if replaced:
             out["replaced"] = replaced[0] if len(replaced) == 1 else replaced
         if contested:
             out["contested"] = contested
         return out
+
+    def _plan(
+        self, wiki: Wiki, body: str, rel: str | None, title: str | None, replace: bool, place: Place
+    ) -> tuple[list[MemoryWrite], list[str], list[str], str]:
+        """(writes, statements replaced, statements contested, the note written) for a
+        memory_write call."""
+        if replace:
+            assert rel is not None
+            rel, content, base = self._replacement(rel, body, title)
+            operation = "update" if base else "create"
+            return [MemoryWrite(rel, operation, content, SOURCE, (), base)], [], [], rel
+        writes, replaced, contested, target = plan(
+            wiki, body, path=rel, project=place.project, source=SOURCE
+        )
+        for w in writes:
+            self._require_visible(w.path, place, "write")
+        return list(writes), list(replaced), list(contested), target
 
     def delete(
         self, path: str, project: str | None = None, cwd: str | None = None
@@ -226,11 +248,17 @@ class MemoryTools:
         place = self.place(project, cwd)
         rel = self.note_path(path, place)
         self._require_visible(rel, place, "delete")
-        current = self._read_inside(rel)
-        if current is None:
-            raise ToolInputError(f"no note at {rel}")
-        write = MemoryWrite(rel, "delete", None, SOURCE, (), content_hash(current))
-        return _outcome(self.wiki.commit_writes([write], f"mcp: delete {rel}"), rel)
+        with self._writing:
+            for attempt in range(WRITE_ATTEMPTS):
+                wiki = self.wiki  # config.toml and who wrote which note, as they are now
+                current = self._read_inside(rel)
+                if current is None:
+                    raise ToolInputError(f"no note at {rel}")
+                write = MemoryWrite(rel, "delete", None, SOURCE, (), content_hash(current))
+                result = wiki.commit_writes([write], f"mcp: delete {rel}")
+                if not _raced(result) or attempt == WRITE_ATTEMPTS - 1:
+                    break
+        return _outcome(result, rel)
 
     def recent(
         self, limit: int = 10, project: str | None = None, cwd: str | None = None
@@ -416,6 +444,16 @@ def _outcome(result: BatchResult, rel: str) -> dict[str, Any]:
         "redacted": sorted(set(done.redacted)),
         "warnings": list(result.warnings),
     }
+
+
+def _raced(result: BatchResult) -> bool:
+    """Whether a write was refused only because another process changed the wiki between its
+    plan and its commit (planning again on the new state settles it)."""
+    return any(
+        (r.retry and "changed since it was read" in r.reason)
+        or r.reason.endswith(("already exists (create)", "does not exist (update)"))
+        for r in result.blocked
+    )
 
 
 def _title_from_path(rel: str) -> str:
