@@ -1,0 +1,105 @@
+"""Passwords typed in prose, and ordinary prose about passwords: the development set of the
+prose rule in wikimem/capture/redact.py (`_prose`).
+
+The rule was written beside these lists, so they are a regression floor, not a measure: the
+measure is the held-out corpus (tests/corpus/heldout_secrets.py, PROSE_SECRETS and
+ORDINARY_PROSE), written by someone else before the rule existed and never tuned against.
+None of the sentences below copies one of those.
+
+- `PROSE`: (sentence, the substring that must vanish).
+- `ORDINARY`: sentences about passwords, PINs, keys and logins that hold none: nothing in them
+  may be redacted.
+"""
+
+from __future__ import annotations
+
+PROSE: list[tuple[str, str]] = [
+    ("the wifi password at the office is Lemon7Squeezy!", "Lemon7Squeezy!"),
+    ("staging db password = qT9x!mW2pL", "qT9x!mW2pL"),
+    ("my laptop password is Orchard-Falcon-81", "Orchard-Falcon-81"),
+    ("pw for the test server: Kettle42!", "Kettle42!"),
+    ("I reset the grafana password to Nova-Stream-204 this morning", "Nova-Stream-204"),
+    ("the root password was changed to Tz8$kWq3 yesterday", "Tz8$kWq3"),
+    ("log in with password Glacier9#Mint on the box", "Glacier9#Mint"),
+    ("use Hx7!pQ2zR to sign in to the admin panel", "Hx7!pQ2zR"),
+    ("the alarm PIN is 5903", "5903"),
+    ("passcode for the office door is 271828", "271828"),
+    ("vpn creds: jdoe / Wombat#88x", "Wombat#88x"),
+    ("the basic auth for preview is demo:Pebble-Storm-6", "Pebble-Storm-6"),
+    ("the secret for slack signing is sg-4Kq9ZmX2Lp", "sg-4Kq9ZmX2Lp"),
+    ("Bx4$nQ8wLz is the password for the ci service account", "Bx4$nQ8wLz"),
+    ("our shared account uses Cobalt!Rain7 as its password", "Cobalt!Rain7"),
+    ("PASSWORD FOR THE FIREWALL IS Fw!2026-Admin", "Fw!2026-Admin"),
+    ("le mot de passe est Soleil!Bleu42", "Soleil!Bleu42"),
+    ("la contraseña del servidor es Rio-Verde-77", "Rio-Verde-77"),
+    ("the keystore passphrase: 'copper anchor silent meadow'", "copper anchor silent meadow"),
+    ("recovery phrase: velvet cactus harbor lemon 3381", "velvet cactus harbor lemon 3381"),
+    ('ssh key passphrase is "blue kettle on a warm stove"', "blue kettle on a warm stove"),
+    ("jenkins admin pw is now Quill-Ember-19", "Quill-Ember-19"),
+    ("pass for the nas: Otter&Lake-12", "Otter&Lake-12"),
+    ("user svc_deploy pass Kp3!zXw9", "Kp3!zXw9"),
+    ("the password to the old wiki is still walrus2019", "walrus2019"),
+    ("sudo pw on the build box is hK8-vine-Oak, do not share", "hK8-vine-Oak"),
+    ("the vault unseal passphrase is ivory-lantern-fog-52", "ivory-lantern-fog-52"),
+    ("ok the db password ended up as Pt!9rWx", "Pt!9rWx"),
+]
+
+ORDINARY: list[str] = [
+    "the password is stored in 1Password under the team vault",
+    "reset your password from the account page",
+    "the password must be at least 12 characters",
+    "password rotation happens every 90 days",
+    "the password field is required on the signup form",
+    "we hash the password with argon2id before storing it",
+    "the password is sha256-hashed and salted",
+    "set the password to something long and random",
+    "the password manager is Bitwarden",
+    "pass the flag --verbose to see more",
+    "make the tests pass before merging",
+    "the tests pass on python3.11 but fail on 3.12",
+    "pin numpy to 1.26.4 in requirements.txt",
+    "pin the action to commit 3f2a9c1e4b",
+    "the secret is stored in AWS Secrets Manager as prod/db",
+    "the secret name is db-creds-v2",
+    "the API token is read from the GITHUB_TOKEN environment variable",
+    "the login is handled by the auth middleware",
+    "login: use your SSO account",
+    "auth is via OAuth2 with PKCE",
+    "the PIN must be 4 to 8 digits",
+    "password reset emails are sent by the worker2 queue",
+    "the default password is changeme; change it on first login",
+    "the password is wrong, try again",
+    "passwords are compared in constant time",
+    "the password hash is bcrypt with cost 12",
+    "the passphrase is prompted by ssh-agent",
+    "creds are in the vault at secret/data/ci",
+    "the password is the same as the wifi one",
+    "enter the password when prompted",
+    "the key is stored in KMS",
+    "the primary key is user_id2",
+    "password: ${DB_PASSWORD}",
+    "password = os.environ['DB_PASSWORD']",
+    "if password == confirm_password:",
+    "the user types their password into the prompt",
+    "the pass rate is 98%",
+    "pw is short for password",
+    "the new password policy is NIST 800-63B",
+    "the password is 16 characters long",
+    "the pin is on the left side of the board",
+    "GPIO pin 18 drives the LED",
+    "the login for the demo is in the README",
+    "the secret sauce is caching the index",
+    "we pass user_id2 to the handler",
+    "use Python3.12 to run the tests",
+    "auth token expiry is 3600 seconds",
+    "the password is hashed with PBKDF2-SHA256",
+    "the password for the staging box is in the team vault",
+    "the PIN is printed on the back of the device",
+    "the vpn password is the usual one",
+    "my password is too long for that form",
+    "Set DB_PASSWORD in .env before running migrations",
+    "the passphrase protects the key, not the repo",
+    "pass `--password-stdin` to docker login",
+    "the credentials file is ~/.aws/credentials",
+    "the password is expired; ask IT for a new one",
+]
