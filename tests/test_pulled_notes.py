@@ -249,3 +249,15 @@ def test_the_index_reports_nothing_held_for_notes_that_passed_the_gate(tmp_path:
         assert db.execute("SELECT count(*) FROM notes").fetchone()[0] >= 1
     finally:
         db.close()
+
+
+def test_another_size_limit_in_config_vets_the_notes_again(tmp_path: Path) -> None:
+    victim = make_home(tmp_path, "me")
+    write(victim, "general/long.md", note_text("Long", "- a line of text\n" * 40))
+    for limit, held in ((200, True), (20000, False)):
+        index = open_index(victim.state_dir, victim.memory_dir, limit)
+        try:
+            index.refresh(full=True)
+            assert bool(index.held()) is held, limit
+        finally:
+            index.close()

@@ -9,6 +9,10 @@ None of the sentences below copies one of those.
 - `PROSE`: (sentence, the substring that must vanish).
 - `ORDINARY`: sentences about passwords, PINs, keys and logins that hold none: nothing in them
   may be redacted.
+- `FRESH` and `FRESH_ORDINARY`: written after the rule was finished, by its author, with
+  constructions the rule was not built around; measured once (bench/secrets_prose.py,
+  docs/benchmarks.md) and never tuned against. A weaker check than the held-out corpus (same
+  author), and a harder one than `PROSE`.
 """
 
 from __future__ import annotations
@@ -102,4 +106,61 @@ ORDINARY: list[str] = [
     "pass `--password-stdin` to docker login",
     "the credentials file is ~/.aws/credentials",
     "the password is expired; ask IT for a new one",
+]
+
+
+FRESH: list[tuple[str, str]] = [
+    ("the password? it's Gx7!rTq2w", "Gx7!rTq2w"),
+    ("Mq4#vLp8 — that's the admin password for the router", "Mq4#vLp8"),
+    ("pwd: Hy6%kD2sL", "Hy6%kD2sL"),
+    ("I use Fv9&wQ3zN for basically everything", "Fv9&wQ3zN"),
+    ("credentials (user/pass): ops / Jt5*mR8xB", "Jt5*mR8xB"),
+    ("new db pass is Bearcat-Lumen-44, old one revoked", "Bearcat-Lumen-44"),
+    ("the shared mailbox password has been set to Rosewood!19", "Rosewood!19"),
+    ("admin pw: Zq1-ocean-Kite", "Zq1-ocean-Kite"),
+    ("for the router the password is Walnut77Sky", "Walnut77Sky"),
+    ("pin for the safe: 90210", "90210"),
+    ("wlan password ist Tomate!Gruen8", "Tomate!Gruen8"),
+    ("the passwd of user deploy is dP9!xQ2r", "dP9!xQ2r"),
+    ("login with admin / Cr4nberry#Sauce", "Cr4nberry#Sauce"),
+    ("the api secret: 7fKq2LmX9pRz", "7fKq2LmX9pRz"),
+    ("gave Sam the wifi password (Beagle4Life!) over chat", "Beagle4Life!"),
+    ("Her password was literally password123!", "password123!"),
+    ("db password stays Nk2$bVe8 until friday", "Nk2$bVe8"),
+    ("our jira admin creds are root:Pickle-Rick-12", "Pickle-Rick-12"),
+    ("vpn passphrase = 'river stone cedar ninety'", "river stone cedar ninety"),
+    ("the code for the door is 4471", "4471"),
+]
+
+FRESH_ORDINARY: list[str] = [
+    "password resets go through the helpdesk",
+    "the password is never logged, only its hash",
+    "we store passwords with argon2id, memory cost 64MB",
+    "the login page shows a password strength meter",
+    "pass the --dry-run flag first",
+    "the secret rotation job runs nightly at 02:00",
+    "pin react to 18.2.0 until the upgrade is done",
+    "the PIN pad component is in src/components/PinPad.tsx",
+    "auth failures are logged to auth.log with the user id",
+    "passwords must not be reused across environments",
+    "the password input has autocomplete=off",
+    "store the token in the keychain, not in the repo",
+    "the client secret lives in Vault under secret/oauth/client",
+    "the key rotation happened on 2026-03-01",
+    "credentials are loaded from ~/.config/gcloud",
+    "we pass the config object to the constructor",
+    "password-protected zip files are rejected by the scanner",
+    "the password hint field was removed in v3.2",
+    "Use a passphrase of at least four words",
+    "the sudo password prompt times out after 5 minutes",
+    "my password expired again, ugh",
+    "the tests pass locally with pytest -x",
+    "the wifi password is on the fridge",
+    "the password is the one from the onboarding doc",
+    "the API key is passed as the X-Api-Key header",
+    "login with your GitHub account",
+    "the password for prod is in 1Password, vault Infra",
+    "the build passes on main but fails on release-2.4",
+    "the auth service is auth-svc-v2 in staging",
+    "secret scanning flagged commit 9f2c1ab3d4e5",
 ]

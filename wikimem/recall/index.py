@@ -88,8 +88,8 @@ class Index:
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                if self._version(db) != SCHEMA_VERSION:
-                    self._create(db)
+                if self._version(db) != self.schema:
+                    self._create(db, self.schema)
                 return db
             except sqlite3.OperationalError:
                 # busy or locked: another process is creating or writing it; not corruption
@@ -119,12 +119,18 @@ class Index:
             return None
         return str(row[0]) if row else None
 
+    @property
+    def schema(self) -> str:
+        # The size limit is part of what a note's row says (held back or not): another limit
+        # in config.toml means another index, rebuilt.
+        return f"{SCHEMA_VERSION}/{self.max_note_bytes}"
+
     @classmethod
-    def _create(cls, db: sqlite3.Connection) -> None:
+    def _create(cls, db: sqlite3.Connection, schema: str) -> None:
         db.execute("BEGIN IMMEDIATE")
         try:
-            if cls._version(db) != SCHEMA_VERSION:  # another process may have just made it
-                cls._create_tables(db)
+            if cls._version(db) != schema:  # another process may have just made it
+                cls._create_tables(db, schema)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -132,7 +138,7 @@ class Index:
             raise
 
     @staticmethod
-    def _create_tables(db: sqlite3.Connection) -> None:
+    def _create_tables(db: sqlite3.Connection, schema: str) -> None:
         for statement in """
             DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS passages;
             DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS df;
@@ -149,7 +155,7 @@ class Index:
             """.split(";"):
             if statement.strip():
                 db.execute(statement)  # executescript would COMMIT the open transaction
-        db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        db.execute("INSERT INTO meta VALUES ('schema', ?)", (schema,))
 
     def close(self) -> None:
         self.db.close()
