@@ -748,23 +748,23 @@ def _random_run(run: str, secret_named: bool) -> bool:
     return 0.15 <= digits / len(run) <= 0.85 and _varied(run, 3.3)
 
 
+# ASCII punctuation but `_` and `-` as spaces: what is left are the runs a token can be.
+_NOT_TOKEN = str.maketrans(
+    {c: " " for c in map(chr, range(33, 127)) if not (c.isalnum() or c in "_-")}
+)
+
+
 def _token_spans(word: str) -> list[tuple[int, int, str]]:
     """(start, end, kind) of key-shaped runs in one whitespace-free word."""
     out: list[tuple[int, int, str]] = []
-    i = 0
-    n = len(word)
-    while i < n:
-        if not (word[i].isalnum() or word[i] in "_-"):
-            i += 1
-            continue
-        j = i
-        while j < n and (word[j].isalnum() or word[j] in "_-"):
-            j += 1
-        if j - i >= _SHAPE_MIN + 2:
-            span = _tagged(word, i, j)
+    pos = 0
+    for run in word.translate(_NOT_TOKEN).split():
+        i = word.find(run, pos)
+        pos = i + len(run)
+        if len(run) >= _SHAPE_MIN + 2 and ("_" in run or "-" in run):
+            span = _tagged(word, i, pos)
             if span is not None:
                 out.append(span)
-        i = j
     return out
 
 
@@ -928,17 +928,17 @@ _TRIM = ",;.)?:\"'}]>"  # what ends a sentence, a quoted string or a bracket, af
 def _prose_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """(start, end) of the whitespace-separated words of text[start:end]."""
     out = []
-    i = start
-    while i < end:
-        while i < end and text[i].isspace():
-            i += 1
-        j = i
-        while j < end and not text[j].isspace():
-            j += 1
-        if j > i:
-            out.append((i, j))
-        i = j
+    pos = start
+    for word in text[start:end].split():
+        s = text.find(word, pos, end)
+        out.append((s, s + len(word)))
+        pos = s + len(word)
     return out
+
+
+# A value must hold a digit, a symbol or a quote (or, after "passphrase", be words): a window
+# without any is passed over before it is split into words ("PASS src/app.test.js" in test logs).
+_VALUE_MARKS = tuple("0123456789!#$%&*+=?@^~'\"`“‘«")
 
 
 def _technical(value: str) -> bool:
@@ -1063,6 +1063,10 @@ def _phrase_at(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, in
 def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | None:
     end = text.find("\n", j)
     end = min(len(text) if end == -1 else end, j + 240)
+    if kind != _CUE_PHRASE:
+        window = text[j:end]
+        if not any(mark in window for mark in _VALUE_MARKS):
+            return None
     words = _prose_words(text, j, end)
     if not words:
         return None
@@ -1108,6 +1112,9 @@ def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | No
 
 def _before_cue(text: str, lower: str, i: int) -> tuple[int, int] | None:
     """ "X is the password for …", "… uses X as its password": the value before the cue."""
+    near = lower[max(0, i - 60) : i]
+    if " is " not in near and " was " not in near and " as " not in near:
+        return None
     start = text.rfind("\n", 0, i) + 1
     words = _prose_words(text, max(start, i - 160), i)[-6:]
     for k in range(len(words) - 1, 0, -1):
