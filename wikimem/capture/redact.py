@@ -938,6 +938,7 @@ def _prose_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 # A value must hold a digit, a symbol or a quote (or, after "passphrase", be words): a window
 # without any is passed over before it is split into words ("PASS src/app.test.js" in test logs).
+_CLAUSE_ENDS = (", ", ". ", "; ", "? ", "! ")
 _VALUE_MARKS = tuple("0123456789!#$%&*+=?@^~'\"`“‘«")
 
 
@@ -1063,6 +1064,10 @@ def _phrase_at(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, in
 def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | None:
     end = text.find("\n", j)
     end = min(len(text) if end == -1 else end, j + 240)
+    for stop in _CLAUSE_ENDS:  # the value is in the cue's clause (it may end it: "is X.")
+        at = text.find(stop, j, end)
+        if at != -1:
+            end = at + 1
     if kind != _CUE_PHRASE:
         window = text[j:end]
         if not any(mark in window for mark in _VALUE_MARKS):
