@@ -355,7 +355,7 @@ def test_no_tokens_template_blocks_a_token(home: Path) -> None:
             MemoryWrite(
                 "general/x.md",
                 "create",
-                note_text(body=f"token {token}\n", path="general/x.md"),
+                note_text(body=f"staging value {token}\n", path="general/x.md"),
                 "dream",
             )
         ],

@@ -490,6 +490,9 @@ def diagnose(home: Home, project_dir: str | None = None) -> list[Check]:
 
     checks += sync_checks(home)
     checks += [Check(f.area, f.status, f.detail, f.fix) for f in leftovers.findings(home)]
+    from wikimem import heldback  # after _index_checks brought the index up to date
+
+    checks += [Check(f.area, f.status, f.detail, f.fix) for f in heldback.findings(home)]
     return checks + _wiring(home, project_dir)
 
 

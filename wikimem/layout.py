@@ -92,6 +92,11 @@ def init_home(home: Home) -> InitResult:
     except ConfigError as exc:
         raise HomeError(f"config.toml: {exc}") from exc
     created.extend(_init_memory(home, config))
+    from wikimem.wiki import pins
+
+    # From now on a pin counts only when set here (notes adopted from an existing vault are the
+    # person's own, and count): a pin that arrives later from a remote does not.
+    pins.seed(home.state_dir, home.memory_dir)
     index_path = home.state("index.sqlite3")
     if not os.path.exists(index_path):
         from wikimem.recall.index import open_index

@@ -115,9 +115,10 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
     if (sync_line := sync_summary(home)) is not None:
         extra["sync"] = sync_line
 
-    from wikimem import leftovers
+    from wikimem import heldback, leftovers
 
     extra.update(leftovers.counts(home))
+    extra.update(heldback.counts(home))
     return Status(
         extra=extra,
         home=home.root,

@@ -115,6 +115,45 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         r"(?:^[A-Za-z0-9+/=]{16,}\r?\n)+" + _KEY_END,
         0,
     ),
+    # Key material by its structure, whatever tool wrote it: SSH.com and OpenVPN armour, the
+    # private lines of a PuTTY key, a minisign or signify secret key under its comment line,
+    # the private members of a JSON Web Key, and a private key's DER encoding in base64
+    # without armour (a SEQUENCE whose first member is the version number: PKCS#8, PKCS#1,
+    # SEC1; public keys and certificates start with a SEQUENCE instead).
+    (
+        "private_key",
+        ("---- BEGIN SSH2", "BEGIN OpenVPN Static key"),
+        (),
+        r"(?:---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----|-----BEGIN OpenVPN Static key V\d-----)"
+        r"(?:" + _KEY_SEP + r"?(?:[A-Za-z0-9+/=]{8,}|[A-Za-z][A-Za-z0-9-]*:[ \t]"
+        r"(?:[^\r\n\\]|\\\")*))*"  # a header's value may be quoted, escaped in JSON
+        r"(?:" + _KEY_SEP + r"?-{4,5} ?END [A-Za-z0-9 ]*?(?:KEY|key V\d) ?-{4,5})?",
+        0,
+    ),
+    (
+        "private_key",
+        ("Private-Lines:",),
+        (),
+        r"Private-Lines:[ \t]*\d+((?:" + _KEY_SEP + r"[A-Za-z0-9+/=]{4,})+)",
+        1,
+    ),
+    (
+        "private_key",
+        (),
+        ("secret key",),
+        r"(?i)untrusted comment:[^\n]*secret key[^\n]*\r?\n[ \t]*([A-Za-z0-9+/=]{40,})",
+        1,
+    ),
+    ("private_key", ('"kty"',), (), r'"(?:d|p|q|dp|dq|qi|k)"\s*:\s*"([A-Za-z0-9_-]{16,})"', 1),
+    (
+        "private_key",
+        ("IBADAN", "IBAAK", "AgEAMB", "AgEBB", "CAQAwBQYDK2V", "MHcCAQEE"),
+        (),
+        r"(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{3}IBA(?:DAN|AK[A-Z])|MI[GH][A-Za-z0-9+/]AgE"
+        r"(?:AMB|BB)|MC4CAQAwBQYDK2V[nw]|MHcCAQEE)[A-Za-z0-9+/]{40,}={0,2}"
+        r"(?:[ \t]*(?:\r?\n|\\n)[ \t]*[A-Za-z0-9+/]{16,}={0,2})*",
+        0,
+    ),
     ("anthropic_key", ("sk-ant-",), (), _tok(r"sk-ant-", r"[A-Za-z0-9_-]{16,}"), 0),
     (
         "openai_key",
@@ -639,7 +678,534 @@ def _apply(text: str, found: list[str], secrets: list[str], only_keys: bool = Fa
         text = _sub_near(_pattern(i), sub, text, anchors)
     if not only_keys and any(t in text for t in _K8S_TRIGGERS):
         text = _kubernetes_secret(text, found, secrets)
+    if not only_keys:
+        text = _shaped(text, found, secrets)
+        text = _prose(text, found, secrets)
     return text
+
+
+# -- keys by their shape ------------------------------------------------------------------------
+# A provider's token that no rule above knows: a short tag and `_` or `-` (`xyz_`, `acme_live_`,
+# `tok-`), then a key-length random run. And a random run right after a word that names a
+# credential ("api key 3fQ…", "token: 9c1…"). Random means long, with upper case, lower case and
+# digits all three (or, after a tag or a name that says "secret", long hexadecimal or lower-case
+# letters with many digits), and varied enough: a word, a date, a path, a version or an id is
+# not. Plain string scanning over the text's long words only.
+_SHAPE_MIN = 20  # the random run
+_HEX_MIN = 32  # a run with only one case of letters (hex, base36): ids and digests look alike
+_TAG_MAX = 30
+# Tags and names of things that are ids, digests and build artefacts, never credentials.
+_NOT_KEY_TAGS = frozenset(
+    """sha1 sha224 sha256 sha384 sha512 md5 blake2b blake2s blake3 crc32 integrity commit rev
+    revision build run trace span req request cus ch pi pm seti sub in price acct evt txn file
+    img image asset chunk cache etag uuid guid id oid msg message thread conv job task node pod
+    container layer blob obj object doc page data base64 b64 hash digest checksum nonce salt font
+    icon css js main vendor runtime polyfills styles module test spec fixture snapshot example
+    sample demo dummy fake mock tmp temp v1 v2 v3""".split()
+)
+_SECRET_TAGS = frozenset(
+    """key keys secret secrets sk tok token tokens pat api apikey live prod auth access priv
+    private sec pass pwd cred creds session sess bot svc service admin master deploy client
+    server webhook hook signing refresh bearer personal org""".split()
+)
+_KEY_NAMES = ("token", "secret", "api key", "apikey", "api_key", "api-key", "access key",
+              "auth", "password", "credential", "private key", "key")  # fmt: skip
+_STRONG_NAMES = _KEY_NAMES[:-1]
+
+
+def _classes(run: str) -> tuple[bool, bool, bool]:
+    upper = lower = digit = False
+    for c in run:
+        if c.isdigit():
+            digit = True
+        elif c.isupper():
+            upper = True
+        else:
+            lower = True
+    return upper, lower, digit
+
+
+def _varied(run: str, bits: float) -> bool:
+    """Shannon entropy of the run's characters, per character, at least `bits`."""
+    import math
+
+    counts: dict[str, int] = {}
+    for c in run:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(run)
+    return -sum(k / n * math.log2(k / n) for k in counts.values()) >= bits
+
+
+def _random_run(run: str, secret_named: bool) -> bool:
+    if len(run) < _SHAPE_MIN or not run.isascii() or not run.isalnum():
+        return False
+    upper, lower, digit = _classes(run)
+    if upper and lower and digit:
+        return _varied(run, 3.5)
+    if not secret_named or len(run) < _HEX_MIN or not digit or (upper and lower):
+        return False
+    digits = sum(c.isdigit() for c in run)
+    return 0.15 <= digits / len(run) <= 0.85 and _varied(run, 3.3)
+
+
+# ASCII punctuation but `_` and `-` as spaces: what is left are the runs a token can be.
+_NOT_TOKEN = str.maketrans(
+    {c: " " for c in map(chr, range(33, 127)) if not (c.isalnum() or c in "_-")}
+)
+
+
+def _token_spans(word: str) -> list[tuple[int, int, str]]:
+    """(start, end, kind) of key-shaped runs in one whitespace-free word."""
+    out: list[tuple[int, int, str]] = []
+    pos = 0
+    for run in word.translate(_NOT_TOKEN).split():
+        i = word.find(run, pos)
+        pos = i + len(run)
+        if len(run) >= _SHAPE_MIN + 2 and ("_" in run or "-" in run):
+            span = _tagged(word, i, pos)
+            if span is not None:
+                out.append(span)
+    return out
+
+
+def _tagged(word: str, i: int, j: int) -> tuple[int, int, str] | None:
+    """A run `tag_random…` or `tag-random…`: the tag one to four short parts."""
+    parts = word[i:j].replace("-", "_").split("_")
+    for k in range(1, min(5, len(parts))):
+        if not _random_run(parts[k], False) and not _random_run(parts[k], True):
+            continue
+        tag = parts[:k]
+        if sum(len(t) + 1 for t in tag) > _TAG_MAX or not all(
+            t[:1].isalpha() and len(t) <= 12 and t.isalnum() for t in tag
+        ):
+            return None
+        lowered = [t.lower() for t in tag]
+        if any(t in _NOT_KEY_TAGS for t in lowered) or word[i - 1 : i] in ("/", "."):
+            return None
+        if not _random_run(parts[k], False) and not any(t in _SECRET_TAGS for t in lowered):
+            return None  # hex or one-case: only a tag that says it is a key makes it one
+        return i, j, "api_token"
+    return None
+
+
+def _named_before(before: str) -> str | None:
+    """The credential name that ends `before`, with at most a link (`:`, `=`, "is") between it
+    and what follows; None when there is none (or it names a public key)."""
+    for name in _KEY_NAMES:
+        at = before.rfind(name)
+        if at == -1 or (at and before[at - 1].isalnum()):
+            continue
+        gap = before[at + len(name) :]
+        if len(gap) > 12 or gap.strip(" \t:=\"'`>-") not in ("", "is", "was"):
+            continue
+        if before[:at].rstrip().endswith(("public", "publishable", "begin")):
+            return None
+        return name
+    return None
+
+
+def _shaped(text: str, found: list[str], secrets: list[str]) -> str:
+    """Key-shaped tokens no provider rule knows, and random runs named as credentials."""
+    if len(text) < _SHAPE_MIN:
+        return text
+    spans: list[tuple[int, int, str]] = []
+    pos = 0
+    lower: str | None = None
+    for word in text.split():
+        if len(word) < _SHAPE_MIN:
+            continue
+        start = text.find(word, pos)
+        pos = start + len(word)
+        if "[REDACTED:" in word:
+            continue
+        tagged = _token_spans(word)
+        spans.extend((start + s, start + e, kind) for s, e, kind in tagged)
+        if tagged:
+            continue
+        run_start = 0
+        for part in word.replace("=", " ").replace(":", " ").replace('"', " ").split(" "):
+            at = word.find(part, run_start)
+            run_start = at + len(part)
+            core = part.strip("'\",;.()[]{}<>`")
+            if len(core) < _SHAPE_MIN or not core.isalnum():
+                continue
+            if lower is None:
+                lower = text.lower()
+            name = _named_before(lower[max(0, start + at - 40) : start + at])
+            if name is not None and _random_run(core, name in _STRONG_NAMES):
+                s = start + at + part.find(core)
+                spans.append((s, s + len(core), "labelled_secret"))
+    if not spans:
+        return text
+    out: list[str] = []
+    done = 0
+    for s, e, kind in sorted(spans):
+        if s < done:
+            continue
+        out.append(text[done:s])
+        out.append(f"[REDACTED:{kind}]")
+        found.append(kind)
+        secrets.append(text[s:e])
+        done = e
+    out.append(text[done:])
+    return "".join(out)
+
+
+# -- secrets typed in prose ----------------------------------------------------------------------
+# A person telling an agent a password: "the admin password for the staging box is …", "root pw
+# on build01 = …, don't lose it", "use … to log in", "… is the password for the kafka user". No
+# format gives such a value away, so the rule reads the sentence: a credential word (a cue), a
+# few words naming what it is for, a link ("is", "=", ":", "to", "->"), then a value that looks
+# like a password rather than a word ("the password is stored in the vault", "must be 12
+# characters", "is sha256-hashed" are kept). Plain string scanning, no regex: prompts are full of
+# "pass" and "pin", and the hook must not pay for `re` on every one.
+_CUE_WORD, _CUE_PIN, _CUE_PHRASE, _CUE_PAIR = "word", "pin", "phrase", "pair"
+_PROSE_CUES: tuple[tuple[str, str], ...] = (
+    ("password", _CUE_WORD),
+    ("passwd", _CUE_WORD),
+    ("passwort", _CUE_WORD),
+    ("pass", _CUE_WORD),
+    ("pwd", _CUE_WORD),
+    ("pw", _CUE_WORD),
+    ("secret", _CUE_WORD),
+    ("auth", _CUE_WORD),
+    ("wifi key", _CUE_WORD),
+    ("wi-fi key", _CUE_WORD),
+    ("mot de passe", _CUE_WORD),
+    ("contraseña", _CUE_WORD),
+    ("senha", _CUE_WORD),
+    ("wachtwoord", _CUE_WORD),
+    ("passphrase", _CUE_PHRASE),
+    ("recovery phrase", _CUE_PHRASE),
+    ("seed phrase", _CUE_PHRASE),
+    ("mnemonic", _CUE_PHRASE),
+    ("pin", _CUE_PIN),
+    ("passcode", _CUE_PIN),
+    ("creds", _CUE_PAIR),
+    ("credentials", _CUE_PAIR),
+    ("login", _CUE_PAIR),
+)
+_PROSE_TRIGGERS = ("pass", "pw", "pin", "secret", "auth", "cred", "login", "key", "contrase",
+                   "senha", "wachtwoord", "phrase", "mnemonic", "log in", "sign in")  # fmt: skip
+# Words joining what a secret is for to the secret itself.
+_LINKS = frozenset(
+    "is are was were = : -> => → — – - to as := equals ist est es é è era war".split()
+)
+# Words that may stand between a link and the value ("was reset to …", "is now …").
+_FILLERS = frozenset("now still literally currently just actually simply reset set changed "
+                     "updated to be been has have is was as ended up".split())  # fmt: skip
+# After the cue, a noun that makes it a modifier: "password manager is …", "secret name is …".
+_MODIFIED = frozenset(
+    """manager managers policy policies field fields hash hashes hashing length rule rules
+    requirement requirements strength prompt prompts file files variable variables env name
+    names input dialog expiry expiration rotation history complexity reset resets protected
+    less hint hints form column param parameter argument attribute option flag store storage
+    check checks validation change changes update updates salt encryption sauce rate generator
+    entry box screen page mode authentication based module handler middleware flow token
+    tokens header headers type id ids count counts number""".split()
+)
+# Words that end the part naming what the secret is for: what follows is another clause.
+_CLAUSE = frozenset("and or but so because if when which that who then where while".split())
+# A value holding one of these names where a secret is kept, or a placeholder, not the secret.
+_NOT_A_SECRET = ("password", "passwd", "secret", "token", "environ", "getenv", "example",
+                 "changeme", "redacted", "xxxx", "****", "your_", "your-", "placeholder")  # fmt: skip
+# Stems of technical terms written with digits (sha256, utf-8, python3.12, user_id2, v2, 2fa).
+_TECH = frozenset(
+    """sha md aes rsa utf ucs base argon argon2id pbkdf bcrypt scrypt blake crc ecdsa ed curve x
+    p v ipv tls ssl http https oauth iso rfc pkcs win cp latin fido u2f totp hotp mfa fa hs rs es
+    ps h w rc beta alpha rev build id no num node py python go java jdk ubuntu debian el fc gpt
+    x86 arm arm64 amd64 i386 k8s s3 ec2 gen tier level step mp ddr usb wpa wpa2 wpa3 nist
+    bit bits char chars character characters digit digits byte bytes day days hour hours min
+    minute minutes week weeks month months year years kb mb gb tb ms""".split()
+)
+_QUOTES = {"'": "'", '"': '"', "`": "`", "“": "”", "‘": "’", "«": "»"}
+_PHRASE_STOP = frozenset("a an the is to of and or in on for with use must should be it at least "
+                         "long one we you not never your our my this that".split())  # fmt: skip
+_PAIR_SEP = ("/", ":")
+_TRIM = ",;.)?:\"'}]>"  # what ends a sentence, a quoted string or a bracket, after a value
+
+
+def _prose_words(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of the whitespace-separated words of text[start:end]."""
+    out = []
+    pos = start
+    for word in text[start:end].split():
+        s = text.find(word, pos, end)
+        out.append((s, s + len(word)))
+        pos = s + len(word)
+    return out
+
+
+# A value must hold a digit, a symbol or a quote (or, after "passphrase", be words): a window
+# without any is passed over before it is split into words ("PASS src/app.test.js" in test logs).
+_CLAUSE_ENDS = (", ", ". ", "; ", "? ", "! ")
+_VALUE_MARKS = tuple("0123456789!#$%&*+=?@^~'\"`“‘«")
+
+
+def _technical(value: str) -> bool:
+    """Whether a value of letters and digits reads as a technical term, a version or an id
+    (sha256-hashed, python3.12, user_id2, v2, 256-bit, worker-2, a commit id) rather than a
+    password (sunflower1987, Orchard-Falcon-81, r3d1s-lantern)."""
+    pieces = value.replace("_", "-").replace(".", "-").replace("+", "-").split("-")
+    words = glued = 0
+    for p in pieces:
+        low = p.lower()
+        if not p or p.isdigit():
+            continue
+        if p[1:] != low[1:]:
+            return False  # upper case inside a word: Kp3zXw, camelCase with digits
+        if low in _TECH or low.rstrip("0123456789") in _TECH or low.lstrip("0123456789") in _TECH:
+            return True
+        if len(p) >= 7 and all(c in "0123456789abcdef" for c in low):
+            return True  # a commit id or a digest
+        if p.isalpha():
+            words += 1
+            continue
+        stem = low.rstrip("0123456789")
+        if not stem.isalpha() or len(low) - len(stem) >= 3:
+            return False  # digits inside (r3d1s) or a year glued on (walrus2019)
+        glued += 1
+    # Words and numbers: one word with a number is a name (worker-2, build7, release-2026);
+    # two words or more with a number is how people make passwords (ivory-lantern-fog-52).
+    return words + glued <= 1
+
+
+def _password_like(value: str, strong: bool = False) -> bool:
+    """Whether a word reads as a password: letters with digits or symbols, not a word, a
+    number, an id, a technical term, a path, an address, a reference or a placeholder. `strong`
+    (no link word before it): upper case, lower case and digits, or a symbol."""
+    if not 6 <= len(value) <= 64 or value[0] in "$%<{[(-@":
+        return False
+    if any(c in value for c in "()[]{}<>`\\|") or "://" in value or value[0] in "/~.":
+        return False
+    low = value.lower()
+    if any(w in low for w in _NOT_A_SECRET) or "[redacted:" in low:
+        return False
+    if value.count("@") == 1 and "." in value.split("@")[1]:
+        local = value.split("@")[0]
+        if local.replace(".", "").replace("_", "").replace("-", "").isalnum():
+            return False  # an e-mail address
+    parts = value.split(".")
+    if len(parts) >= 2 and all(p[:1].isalpha() and p.replace("_", "").isalnum() for p in parts):
+        return False  # a dotted name: settings.db, obj.attr
+    lower = upper = digit = symbol = False
+    for c in value:
+        if c.islower():
+            lower = True
+        elif c.isupper():
+            upper = True
+        elif c.isdigit():
+            digit = True
+        elif c not in "-_./:":  # structure (paths, times, names), not a symbol a password has
+            symbol = True
+    letters = lower or upper
+    if symbol and letters:
+        return True
+    if digit and letters and not _technical(value):
+        return not strong or (upper and lower)
+    return False
+
+
+def _quoted_value(text: str, s: int, end: int) -> tuple[int, int] | None:
+    """The span inside the quotes opening at `s`, when it holds a secret: a password-like word,
+    or several words (a passphrase)."""
+    close = text.find(_QUOTES[text[s]], s + 1, end)
+    if close == -1:
+        return None
+    value = text[s + 1 : close]
+    if not 4 <= len(value) <= 120 or any(w in value.lower() for w in _NOT_A_SECRET):
+        return None
+    words = value.split()
+    if len(words) >= 3 and all(w.isalnum() for w in words):
+        return s + 1, close  # a passphrase
+    return (s + 1, close) if _password_like(value) or (len(value) >= 8 and " " not in value
+                                                       and not value.isalpha()) else None  # fmt: skip
+
+
+def _value_at(
+    text: str, s: int, e: int, end: int, kind: str, strong: bool, after_sep: bool
+) -> tuple[int, int] | None:
+    """The span of the secret in the word text[s:e], if it holds one for a cue of `kind`."""
+    if text[s] in _QUOTES:
+        return _quoted_value(text, s, end) if kind != _CUE_PIN else None
+    value = text[s:e]
+    while value and value[-1] in _TRIM:
+        value = value[:-1]
+    if kind == _CUE_PIN:
+        return (s, s + len(value)) if value.isdigit() and 4 <= len(value) <= 10 else None
+    for sep in _PAIR_SEP:  # user:password, user/password
+        if value.count(sep) == 1 and "://" not in value:
+            user, secret = value.split(sep)
+            named = user.replace(".", "").replace("_", "").replace("-", "").isalnum()
+            if named and _password_like(secret):
+                start = s + len(user) + 1
+                return start, start + len(secret)
+    if kind == _CUE_PAIR and not after_sep:
+        return None
+    return (s, s + len(value)) if _password_like(value, strong) else None
+
+
+def _phrase_at(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, int] | None:
+    """A passphrase of plain words from word k to the end of its clause."""
+    first, last = words[k][0], None
+    for s, e in words[k : k + 24]:
+        w = text[s:e]
+        bare = w.rstrip(_TRIM)
+        if not bare.isalnum() or bare.lower() in _PHRASE_STOP or bare != bare.lower():
+            return None
+        last = s + len(bare)
+        if len(bare) != len(w):
+            break
+    if last is None or sum(1 for s, e in words[k:] if s < last) < 3:
+        return None
+    return first, last
+
+
+def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | None:
+    end = text.find("\n", j)
+    end = min(len(text) if end == -1 else end, j + 240)
+    for stop in _CLAUSE_ENDS:  # the value is in the cue's clause (it may end it: "is X.")
+        at = text.find(stop, j, end)
+        if at != -1:
+            end = at + 1
+    if kind != _CUE_PHRASE:
+        window = text[j:end]
+        if not any(mark in window for mark in _VALUE_MARKS):
+            return None
+    words = _prose_words(text, j, end)
+    if not words:
+        return None
+    first = lower[words[0][0] : words[0][1]].rstrip(_TRIM)
+    if first in _MODIFIED:
+        return None
+    linked = text[j : words[0][0]].strip() == "" and text[j : j + 1] in ":="  # "pw:" "pw=…"
+    if text[j : j + 1] in ":=" and words[0][0] == j:  # "pw:value", "pw=value": the value is glued
+        glued = words[0][0] + 1
+        if glued < words[0][1]:
+            return _value_at(text, glued, words[0][1], end, kind, False, False)
+        linked = True
+        words = words[1:]
+    context = 0
+    after_sep = False
+    for k, (s, e) in enumerate(words):
+        raw = text[s:e]
+        word = lower[s:e].strip(_TRIM + "!\"'")
+        if linked or k == 0 or after_sep:
+            span = _value_at(text, s, e, end, kind, not (linked or after_sep), after_sep)
+            if span is None and linked and kind == _CUE_PHRASE:
+                span = _phrase_at(text, words, k)
+            if span is not None:
+                return span
+        after_sep = raw in _PAIR_SEP
+        if after_sep:
+            continue
+        if word in _LINKS or raw in _LINKS:
+            linked = True
+            continue
+        if linked and word in _FILLERS:
+            continue
+        if raw.endswith((":", "=")) and raw[-2:-1] not in (":", "="):
+            linked = True
+            context += 1
+            continue
+        linked = False
+        context += 1
+        if context > 7 or word in _CLAUSE or raw[-1:] in ",;.?!":
+            return None
+    return None
+
+
+def _before_cue(text: str, lower: str, i: int) -> tuple[int, int] | None:
+    """ "X is the password for …", "… uses X as its password": the value before the cue."""
+    near = lower[max(0, i - 60) : i]
+    if " is " not in near and " was " not in near and " as " not in near:
+        return None
+    start = text.rfind("\n", 0, i) + 1
+    words = _prose_words(text, max(start, i - 160), i)[-6:]
+    for k in range(len(words) - 1, 0, -1):
+        link = lower[words[k][0] : words[k][1]]
+        if link not in ("is", "was", "as"):
+            continue
+        s, e = words[k - 1]
+        verb = lower[words[k - 2][0] : words[k - 2][1]].strip(_TRIM + "\"'(") if k >= 2 else ""
+        if link == "as" and verb not in ("use", "uses", "using"):
+            return None
+        if text[s] in _QUOTES:
+            opening = s
+            while opening < e and text[opening] in _QUOTES:
+                opening += 1
+            inner = text[opening:e].rstrip(_TRIM + "".join(_QUOTES.values()))
+            return (opening, opening + len(inner)) if _password_like(inner) else None
+        value = text[s:e].rstrip(_TRIM)
+        return (s, s + len(value)) if _password_like(value, strong=True) else None
+    return None
+
+
+def _use_to_log_in(text: str, lower: str) -> list[tuple[int, int]]:
+    """ "use X to log in", "use X to sign in to …"."""
+    spans = []
+    for verb in ("use ", "using "):
+        i = lower.find(verb)
+        while i != -1:
+            if i == 0 or not lower[i - 1].isalnum():
+                words = _prose_words(text, i + len(verb), min(len(text), i + len(verb) + 120))
+                if len(words) >= 3:
+                    tail = " ".join(lower[s:e] for s, e in words[1:4])
+                    if tail.startswith(("to log in", "to sign in", "to login", "to authenticate",
+                                        "to unlock", "as the password", "as password")):  # fmt: skip
+                        s, e = words[0]
+                        span = _value_at(text, s, e, len(text), _CUE_WORD, True, False)
+                        if span is not None:
+                            spans.append(span)
+            i = lower.find(verb, i + 1)
+    return spans
+
+
+def _prose(text: str, found: list[str], secrets: list[str]) -> str:
+    """Passwords typed in sentences, replaced by `[REDACTED:password]`."""
+    lower = text.lower()
+    if len(lower) != len(text):  # a character whose lower case is longer: keep positions
+        lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    if not any(t in lower for t in _PROSE_TRIGGERS):
+        return text
+    spans: list[tuple[int, int]] = []
+    for cue, kind in _PROSE_CUES:
+        i = lower.find(cue)
+        while i != -1:
+            j = i + len(cue)
+            before = lower[i - 1] if i else " "
+            if j < len(lower) and lower[j] == "s" and kind != _CUE_PIN:
+                j += 1 if j + 1 == len(lower) or not lower[j + 1].isalnum() else 0
+            after = lower[j] if j < len(lower) else " "
+            # a word of a sentence, not part of a name, a path or a URL (`?q=auth&…`)
+            if (before.isspace() or before in "\"'(*>[{") and (
+                after.isspace() or after in ":=\"',.;!?)}]"
+            ):
+                span = _after_cue(text, lower, j, kind)
+                if span is None and kind != _CUE_PAIR:
+                    span = _before_cue(text, lower, i)
+                if span is not None:
+                    spans.append(span)
+            i = lower.find(cue, i + 1)
+    if "log in" in lower or "sign in" in lower or "login" in lower or "unlock" in lower:
+        spans.extend(_use_to_log_in(text, lower))
+    if not spans:
+        return text
+    out: list[str] = []
+    done = 0
+    for s, e in sorted(set(spans)):
+        if s < done:
+            continue
+        secret = text[s:e]
+        if "[REDACTED:" in secret:
+            continue
+        out.append(text[done:s])
+        out.append("[REDACTED:password]")
+        found.append("password")
+        secrets.append(secret)
+        done = e
+    out.append(text[done:])
+    return "".join(out)
 
 
 def _occurrences(text: str, triggers: tuple[str, ...], itriggers: tuple[str, ...]) -> list[int]:
@@ -728,28 +1294,34 @@ def _kubernetes_secret(text: str, found: list[str], secrets: list[str]) -> str:
 
 def _unescaped(text: str) -> str:
     """`text` read as the body of a JSON (or YAML double-quoted) string: \\" \\n \\t \\/ \\\\
-    and \\u00XX escapes resolved. Only what changes what a secret looks like is resolved."""
+    and \\uXXXX escapes resolved. Only what changes what a secret looks like is resolved."""
     if "\\\\" in text:
         text = text.replace("\\\\", "\ue000")
     for escaped, plain in (('\\"', '"'), ("\\n", "\n"), ("\\r", "\r"), ("\\t", "\t"), ("\\/", "/")):
         if escaped in text:
             text = text.replace(escaped, plain)
-    if "\\u00" in text:
+    if "\\u" in text:
+        # \uXXXX: a link word such as "—" or "für" must read as itself, and a secret may hold
+        # such a character too (it is replaced through its escaped forms, `_escaped_forms`)
         out: list[str] = []
         i = 0
         while True:
-            j = text.find("\\u00", i)
+            j = text.find("\\u", i)
             if j == -1:
                 out.append(text[i:])
                 break
-            code = text[j + 4 : j + 6]
+            code = text[j + 2 : j + 6]
             out.append(text[i:j])
-            if len(code) == 2 and all(c in "0123456789abcdefABCDEF" for c in code):
-                out.append(chr(int(code, 16)))
+            if len(code) == 4 and all(c in "0123456789abcdefABCDEF" for c in code):
+                point = int(code, 16)
+                if 0xD800 <= point <= 0xDFFF:  # half of a pair (or alone): left as written
+                    out.append(text[j : j + 6])
+                else:
+                    out.append(chr(point))
                 i = j + 6
             else:
-                out.append("\\u00")
-                i = j + 4
+                out.append("\\u")
+                i = j + 2
         text = "".join(out)
     return text.replace("\ue000", "\\")
 

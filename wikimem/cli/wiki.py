@@ -36,6 +36,7 @@ from wikimem.wiki.remember import (
     current_project,
     edit_note,
     forget,
+    pin,
     project_option,
     remember,
     resolve_path,
@@ -278,6 +279,68 @@ def register(app: typer.Typer) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
         wiki = Wiki(initialised_home(home))
         _report(_then_sync(wiki, forget(wiki, path)), json_out)
+
+    @app.command("scrub")
+    @handle_errors
+    def scrub_cmd(
+        value: Annotated[
+            str,
+            typer.Argument(
+                help="The exact text to remove ('-' reads it from stdin, which keeps it out of "
+                "your shell's history)."
+            ),
+        ],
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Remove a stored value (a leaked password or token) from the notes (committed),
+        events/, state/ and the search index; say how to purge it from git history."""
+        from dataclasses import asdict
+
+        from wikimem.scrub import history_advice, scrub
+
+        the_home = initialised_home(home)
+        if value == "-":
+            value = _stdin_text().rstrip("\r\n")
+        result = scrub(the_home, value)
+        advice = history_advice(the_home, result)
+        if json_out:
+            print_json({**asdict(result), "history": advice})
+            return
+        if result.commit:
+            console.print(f"committed {result.commit[:10]}: scrub", markup=False)
+        for rel in result.notes:
+            console.print(f"notes: {rel}", markup=False)
+        for old, new in result.moved:
+            console.print(f"notes: {old} -> {new}", markup=False)
+        for rel, reason in result.blocked:
+            err_console.print(f"blocked: {rel}: {reason}", markup=False, soft_wrap=True)
+        for where, found in (("events", result.events), ("state", result.state)):
+            for name, count in found.items():
+                console.print(f"{where}: {name} ({count} masked)", markup=False)
+        if not (result.notes or result.moved or result.events or result.state):
+            console.print("not found in the notes, events/ or state/", markup=False)
+        if result.index_rebuilt:
+            console.print("search index: rebuilt", markup=False)
+        for line in advice:
+            console.print(line, markup=False, soft_wrap=True)
+
+    @app.command("pin")
+    @handle_errors
+    def pin_cmd(
+        path: PathArg,
+        off: Annotated[bool, typer.Option("--off", help="Unpin it instead.")] = False,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Pin a note (given at every session start), as you: also a note pinned by a change
+        that came from a remote, which this machine does not honour until you pin it here."""
+        wiki = Wiki(initialised_home(home))
+        result = _then_sync(wiki, pin(wiki, path, on=not off))
+        if not result.written and not result.blocked and not json_out:
+            console.print(f"{'unpinned' if off else 'pinned'} on this machine", markup=False)
+            return
+        _report(result, json_out)
 
     @app.command()
     @handle_errors

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from wikimem.capture.redact import redact
 from wikimem.dream.base import Prompt, ReadNote, SessionEvents
 from wikimem.dream.render import render_session
 
@@ -163,6 +164,9 @@ def build_prompt(
         text = read(path)
         if text is None:
             continue
+        # a note may have arrived without passing the gate (a teammate's commit): a model is
+        # never shown a secret the gate would have kept out (`wikimem.wiki.vetting`)
+        text = redact(text)[0]
         if len(text) <= room:
             parts.append(f"\n### {path}\n```markdown\n{text.rstrip()}\n```\n")
             room -= len(text)

@@ -129,8 +129,11 @@ class DreamResult:
 class Overlay:
     """The wiki as it will be after this dream: notes changed so far, over what is on disk."""
 
-    def __init__(self, memory_dir: str) -> None:
+    def __init__(self, memory_dir: str, max_bytes: int | None = None) -> None:
         self.memory_dir = memory_dir
+        # A note over the size limit is not read (`wikimem.wiki.vetting`): to the dream it is not
+        # there, and a write to its path is refused by the gate.
+        self.max_bytes = max_bytes
         self.changed: dict[str, Note | None] = {}
         self.disk: dict[str, str | None] = {}
         self.moved_to: dict[str, str] = {}  # from path -> to path
@@ -138,7 +141,7 @@ class Overlay:
 
     def disk_text(self, path: str) -> str | None:
         if path not in self.disk:
-            self.disk[path] = read_current(self.memory_dir, path)
+            self.disk[path] = read_current(self.memory_dir, path, self.max_bytes)
         return self.disk[path]
 
     def read(self, path: str) -> str | None:
@@ -304,10 +307,10 @@ def current_watermark(home: Home, wiki: Wiki) -> Watermark:
     return mark
 
 
-def catalog_of(memory_dir: str) -> dict[str, str]:
+def catalog_of(memory_dir: str, max_bytes: int | None = None) -> dict[str, str]:
     out = {}
     for rel in note_paths(memory_dir):
-        text = plainfile.read_text(memory_dir, rel)
+        text = plainfile.read_text(memory_dir, rel, limit=max_bytes)
         if text is None:
             continue
         meta, _ = notemeta.read_meta(text[:4096])
@@ -629,7 +632,7 @@ def _run_locked(
     carry = carrying.load_carry(home, lambda d: d in recorded)
     result.recovered.extend(carry.notes)
     total = pending_count(home.events_dir, mark)
-    overlay = Overlay(home.memory_dir)
+    overlay = Overlay(home.memory_dir, config.gate.max_note_bytes)
     stamp = now_utc()
     today = stamp[:10]
     parked_before = {p.path: p for p in carry.parked}
@@ -651,7 +654,7 @@ def _run_locked(
         catalog = (
             dict((row[0], row[1]) for row in index.notes())
             if index
-            else catalog_of(home.memory_dir)
+            else catalog_of(home.memory_dir, config.gate.max_note_bytes)
         )
     # Notes a sync left flagged `conflict: true` are settled first, in this dream's one commit.
     settled = reconcile_flagged(home.memory_dir, overlay.read, backend, today, stamp)

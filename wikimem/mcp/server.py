@@ -5,7 +5,7 @@ memory_list, memory_write, memory_delete and memory_recent; each is a thin wrapp
 `wikimem.mcp.tools.MemoryTools`. A refused argument or a write the gate blocked comes back as a
 tool error (`isError`) carrying the one-line reason; anything unexpected is logged on stderr and
 reported as a tool error without internals. stdout carries the protocol and nothing else.
-This is the only module that imports the SDK.
+This module and `wikimem.mcp.stdio` (the transport) are the only ones that import the SDK.
 """
 
 from __future__ import annotations
@@ -145,5 +145,13 @@ def _call(fn: Any, *args: Any) -> dict[str, Any]:
 
 
 def serve(home: Home, cwd: str | None = None) -> None:
-    """Serve on stdin/stdout until the client closes the connection."""
-    build(home, cwd).run("stdio")
+    """Serve on stdin/stdout until the client closes the connection. The transport is ours
+    (`wikimem.mcp.stdio`): every frame gets an answer, one that fails to parse an error."""
+    import anyio
+
+    from wikimem.mcp.stdio import serve as serve_stdio
+
+    server = build(home, cwd)
+    # MCPServer runs its stdio transport only on the SDK's own streams; the low-level server it
+    # wraps takes any (both the lowest and the newest SDK the package allows have it).
+    anyio.run(serve_stdio, server._lowlevel_server)

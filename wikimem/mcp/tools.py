@@ -20,6 +20,7 @@ Contract:
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,8 +30,9 @@ from wikimem.dream import statements
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 from wikimem.recall.scope import named_projects, project_of, visible
+from wikimem.wiki import plainfile
 from wikimem.wiki.batch import BatchResult, Wiki
-from wikimem.wiki.gate import MemoryWrite, content_hash
+from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
 from wikimem.wiki.notemeta import as_list, read_meta
 from wikimem.wiki.notes import (
     Note,
@@ -50,6 +52,7 @@ MAX_QUERY_CHARS = 2000
 MAX_RESULTS = 50
 MAX_LISTED = 500
 MAX_ARG_CHARS = 4096
+WRITE_ATTEMPTS = 3
 
 
 class ToolInputError(WikimemError):
@@ -73,13 +76,16 @@ class MemoryTools:
     def __init__(self, home: Home, cwd: str | None = None) -> None:
         self.home = home
         self.cwd = cwd or os.getcwd()
-        self._wiki: Wiki | None = None
+        # Writes of this server one at a time (the SDK runs tool calls in threads, side by
+        # side): each is planned on what the previous one left.
+        self._writing = threading.Lock()
 
     @property
     def wiki(self) -> Wiki:
-        if self._wiki is None:
-            self._wiki = Wiki(self.home)
-        return self._wiki
+        """The wiki with config.toml as it is now: a server runs for hours, and a rule the
+        person adds meanwhile (`gate.protected`, `person_notes`) holds from the next call. Who
+        wrote which note is read afresh by each call's gate as well."""
+        return Wiki(self.home)
 
     # -- the tools -----------------------------------------------------------------------------
 
@@ -125,7 +131,7 @@ class MemoryTools:
         place = self.place(project, cwd)
         rel = self.note_path(path, place)
         self._require_visible(rel, place, "read")
-        text = self._read_inside(rel)
+        text = self._read_vetted(rel)
         if text is None:
             raise ToolInputError(f"no note at {rel}")
         meta, body = read_meta(text)
@@ -149,7 +155,7 @@ class MemoryTools:
         paths = [p for p in self._paths() if p.startswith(start) and visible(p, place.project)]
         notes = []
         for rel in paths[:MAX_LISTED]:
-            meta, _ = read_meta(self._read_inside(rel) or "")
+            meta, _ = read_meta(self._read_vetted(rel, missing_ok=True) or "")
             notes.append(
                 {
                     "path": rel,
@@ -171,7 +177,8 @@ class MemoryTools:
     ) -> dict[str, Any]:
         self._require_initialised()
         place = self.place(project, cwd)
-        limit = self.wiki.config.gate.max_note_bytes
+        wiki = self.wiki  # config.toml and who wrote which note, as they are now
+        limit = wiki.config.gate.max_note_bytes
         body = _text_arg("text", text, limit * 4)
         if not body.strip():
             raise ToolInputError("text is empty: nothing to write")
@@ -187,36 +194,52 @@ class MemoryTools:
         rel = self.note_path(path, place) if path is not None else None
         if rel is not None:
             self._require_visible(rel, place, "write")
-        if replace:
-            if rel is None:
-                raise ToolInputError("replace=true needs the path of the note to replace")
-            rel, content, base = self._replacement(rel, body, title)
-            operation = "update" if base else "create"
-            writes = [MemoryWrite(rel, operation, content, SOURCE, (), base)]
-            replaced: list[str] = []
-            contested: list[str] = []
-        else:
-            if len(" ".join(body.split())) > statements.MAX_STATEMENT:
-                raise ToolInputError(
-                    f"text is over {statements.MAX_STATEMENT} characters, too long for one "
-                    "remembered statement; give a path and replace=true to write a whole note"
-                )
-            writes, replaced, contested, rel = plan(
-                self.wiki, body, path=rel, project=place.project, source=SOURCE
+        if replace and rel is None:
+            raise ToolInputError("replace=true needs the path of the note to replace")
+        if not replace and len(" ".join(body.split())) > statements.MAX_STATEMENT:
+            raise ToolInputError(
+                f"text is over {statements.MAX_STATEMENT} characters, too long for one "
+                "remembered statement; give a path and replace=true to write a whole note"
             )
-            for w in writes:
-                self._require_visible(w.path, place, "write")
-            operation = next((w.operation for w in writes if w.path == rel), "update")
-        detail = "\n".join(
-            [f'Replaces: "{r}"' for r in replaced] + [f'Contested: "{c}"' for c in contested]
-        )
-        result = self.wiki.commit_writes(writes, f"mcp: {operation} {rel}", body=detail)
-        out = _outcome(result, rel)
+        with self._writing:
+            for attempt in range(WRITE_ATTEMPTS):
+                # planned on the wiki as the last write left it; planned again when another
+                # process changed a note between the plan and the commit
+                writes, replaced, contested, target = self._plan(
+                    wiki, body, rel, title, replace, place
+                )
+                operation = next((w.operation for w in writes if w.path == target), "update")
+                detail = "\n".join(
+                    [f'Replaces: "{r}"' for r in replaced]
+                    + [f'Contested: "{c}"' for c in contested]
+                )
+                result = wiki.commit_writes(writes, f"mcp: {operation} {target}", body=detail)
+                if not _raced(result) or attempt == WRITE_ATTEMPTS - 1:
+                    break
+                wiki = self.wiki
+        out = _outcome(result, target)
         if replaced:
             out["replaced"] = replaced[0] if len(replaced) == 1 else replaced
         if contested:
             out["contested"] = contested
         return out
+
+    def _plan(
+        self, wiki: Wiki, body: str, rel: str | None, title: str | None, replace: bool, place: Place
+    ) -> tuple[list[MemoryWrite], list[str], list[str], str]:
+        """(writes, statements replaced, statements contested, the note written) for a
+        memory_write call."""
+        if replace:
+            assert rel is not None
+            rel, content, base = self._replacement(rel, body, title)
+            operation = "update" if base else "create"
+            return [MemoryWrite(rel, operation, content, SOURCE, (), base)], [], [], rel
+        writes, replaced, contested, target = plan(
+            wiki, body, path=rel, project=place.project, source=SOURCE
+        )
+        for w in writes:
+            self._require_visible(w.path, place, "write")
+        return list(writes), list(replaced), list(contested), target
 
     def delete(
         self, path: str, project: str | None = None, cwd: str | None = None
@@ -225,11 +248,17 @@ class MemoryTools:
         place = self.place(project, cwd)
         rel = self.note_path(path, place)
         self._require_visible(rel, place, "delete")
-        current = self._read_inside(rel)
-        if current is None:
-            raise ToolInputError(f"no note at {rel}")
-        write = MemoryWrite(rel, "delete", None, SOURCE, (), content_hash(current))
-        return _outcome(self.wiki.commit_writes([write], f"mcp: delete {rel}"), rel)
+        with self._writing:
+            for attempt in range(WRITE_ATTEMPTS):
+                wiki = self.wiki  # config.toml and who wrote which note, as they are now
+                current = self._read_inside(rel)
+                if current is None:
+                    raise ToolInputError(f"no note at {rel}")
+                write = MemoryWrite(rel, "delete", None, SOURCE, (), content_hash(current))
+                result = wiki.commit_writes([write], f"mcp: delete {rel}")
+                if not _raced(result) or attempt == WRITE_ATTEMPTS - 1:
+                    break
+        return _outcome(result, rel)
 
     def recent(
         self, limit: int = 10, project: str | None = None, cwd: str | None = None
@@ -246,7 +275,7 @@ class MemoryTools:
                 if rel in seen or rel == "index.md" or not visible(rel, place.project):
                     continue
                 seen.add(rel)
-                text = self._read_inside(rel)
+                text = self._read_vetted(rel, missing_ok=True)
                 meta, _ = read_meta(text or "")
                 notes.append(
                     {
@@ -332,12 +361,41 @@ class MemoryTools:
             )
 
     def _read_inside(self, rel: str) -> str | None:
-        """The note's text, refusing one that a link makes resolve outside memory/."""
+        """The note's text as it is on disk (to write over it), refusing one that a link makes
+        resolve outside memory/."""
+        self._require_inside(rel)
+        return read_current(self.home.memory_dir, rel)
+
+    def _require_inside(self, rel: str) -> None:
         root = os.path.realpath(self.home.memory_dir)
         real = os.path.realpath(os.path.join(self.home.memory_dir, rel))
         if os.path.commonpath([real, root]) != root:
             raise ToolInputError(f"{rel} resolves outside memory/; refusing to read it")
-        return self.wiki.read(rel)
+
+    def _read_vetted(self, rel: str, missing_ok: bool = False) -> str | None:
+        """A note as an agent may be given it (`wikimem.wiki.vetting`): its secrets redacted
+        (a note can arrive from a remote without passing the gate), nothing of a note over the
+        size limit."""
+        limit = self._limit()
+        self._require_inside(rel)
+        data = plainfile.read_stamped(self.home.memory_dir, rel, limit)
+        if data is None:
+            try:
+                size = os.lstat(os.path.join(self.home.memory_dir, rel)).st_size
+            except OSError:
+                return None
+            if size > limit and not missing_ok:
+                raise ToolInputError(
+                    f"{rel} is {size} bytes, over the note limit of {limit} "
+                    "(gate.max_note_bytes): it is held back, not read"
+                )
+            return None
+        return redact(data[0])[0]
+
+    def _limit(self) -> int:
+        from wikimem.recall.index import note_limit
+
+        return note_limit(self.home.root)
 
     def _paths(self) -> list[str]:
         return self.wiki.paths() if os.path.isdir(self.home.memory_dir) else []
@@ -386,6 +444,16 @@ def _outcome(result: BatchResult, rel: str) -> dict[str, Any]:
         "redacted": sorted(set(done.redacted)),
         "warnings": list(result.warnings),
     }
+
+
+def _raced(result: BatchResult) -> bool:
+    """Whether a write was refused only because another process changed the wiki between its
+    plan and its commit (planning again on the new state settles it)."""
+    return any(
+        (r.retry and "changed since it was read" in r.reason)
+        or r.reason.endswith(("already exists (create)", "does not exist (update)"))
+        for r in result.blocked
+    )
 
 
 def _title_from_path(rel: str) -> str:

@@ -12,6 +12,12 @@ Contract:
     rest for the next call, so a hook is never held up by a large first build.
   - `search(query, ...)` builds a safe FTS query from any text (quotes, slashes, parentheses,
     non-English text, code) and never raises on it.
+  - Vetted (`wikimem.wiki.vetting`): a note reached memory/ by sync, a plain `git pull`, a copy
+    or a hand edit as well as through the gate, so each is indexed as the gate's content rules
+    allow: one over `gate.max_note_bytes` is not read (a row without passages), secrets are
+    redacted in what is stored, and a pin this machine did not see the person set is not
+    honoured. What was held back is kept in `notes.held` (`held()` lists it for `status` and
+    `doctor`; session start reads it with `vetted()`).
   - Under load (docs/reliability.md): the database is in WAL mode, so readers never wait for a
     writer. A reader's writes are optional: `refresh` takes the write lock up front
     (`BEGIN IMMEDIATE`), waits for it no longer than its deadline allows, and when another
@@ -30,13 +36,13 @@ import sqlite3
 import time
 
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import notemeta, plainfile
+from wikimem.wiki import notemeta, pins, plainfile, vetting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-SCHEMA_VERSION = "5"
+SCHEMA_VERSION = "6"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
 TOP_FOLDERS = ("profile", "projects", "tools", "general")
@@ -60,9 +66,19 @@ STOPWORDS = frozenset(
 
 
 class Index:
-    def __init__(self, path: str, memory_dir: str, busy_ms: int = 200) -> None:
+    def __init__(
+        self,
+        path: str,
+        memory_dir: str,
+        busy_ms: int = 200,
+        max_note_bytes: int = vetting.DEFAULT_MAX_BYTES,
+    ) -> None:
         self.path = path
         self.memory_dir = memory_dir
+        self.max_note_bytes = max_note_bytes
+        # the pins this machine honours, read once per refresh that meets a pinned note
+        self._pins: frozenset[str] | None = None
+        self._pins_read = False
         self.db = self._open(busy_ms)
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
@@ -73,8 +89,8 @@ class Index:
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
-                if self._version(db) != SCHEMA_VERSION:
-                    self._create(db)
+                if self._version(db) != self.schema:
+                    self._create(db, self.schema)
                 return db
             except sqlite3.OperationalError:
                 # busy or locked: another process is creating or writing it; not corruption
@@ -104,12 +120,18 @@ class Index:
             return None
         return str(row[0]) if row else None
 
+    @property
+    def schema(self) -> str:
+        # The size limit is part of what a note's row says (held back or not): another limit
+        # in config.toml means another index, rebuilt.
+        return f"{SCHEMA_VERSION}/{self.max_note_bytes}"
+
     @classmethod
-    def _create(cls, db: sqlite3.Connection) -> None:
+    def _create(cls, db: sqlite3.Connection, schema: str) -> None:
         db.execute("BEGIN IMMEDIATE")
         try:
-            if cls._version(db) != SCHEMA_VERSION:  # another process may have just made it
-                cls._create_tables(db)
+            if cls._version(db) != schema:  # another process may have just made it
+                cls._create_tables(db, schema)
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:
@@ -117,7 +139,7 @@ class Index:
             raise
 
     @staticmethod
-    def _create_tables(db: sqlite3.Connection) -> None:
+    def _create_tables(db: sqlite3.Connection, schema: str) -> None:
         for statement in """
             DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS dirs; DROP TABLE IF EXISTS passages;
             DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS df;
@@ -126,7 +148,7 @@ class Index:
             CREATE TABLE notes (
                 id INTEGER PRIMARY KEY, path TEXT UNIQUE, mtime_ns INTEGER, size INTEGER,
                 title TEXT, kind TEXT, tags TEXT, pinned INTEGER, updated TEXT, project TEXT,
-                chars INTEGER);
+                chars INTEGER, held TEXT NOT NULL DEFAULT '');
             CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
             CREATE VIRTUAL TABLE passages USING fts5(
                 path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body,
@@ -134,7 +156,7 @@ class Index:
             """.split(";"):
             if statement.strip():
                 db.execute(statement)  # executescript would COMMIT the open transaction
-        db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        db.execute("INSERT INTO meta VALUES ('schema', ?)", (schema,))
 
     def close(self) -> None:
         self.db.close()
@@ -165,6 +187,7 @@ class Index:
         if not stale and not gone and not changed and not vanished:
             return True  # the common case on the hot path: nothing to write, no transaction
         complete = True
+        self._pins_read = False  # a person may have pinned or unpinned since the last refresh
         if not self._begin_write(deadline):
             return False  # another process is writing: search what is there
         try:
@@ -279,17 +302,35 @@ class Index:
         )
         self.db.execute("DELETE FROM notes WHERE id = ?", (row[0],))
 
+    def _pin_honoured(self, rel: str) -> bool:
+        if not self._pins_read:
+            self._pins = pins.honoured(os.path.dirname(self.path))
+            self._pins_read = True
+        # no list yet: a home from before there was one, whose pins are trusted until it is made
+        return self._pins is None or rel in self._pins
+
     def _index_note(self, rel: str) -> None:
         full_path = os.path.join(self.memory_dir, rel)
-        text = plainfile.read_text(self.memory_dir, rel)
         try:
-            st = os.lstat(full_path)
+            st: os.stat_result | None = os.lstat(full_path)
         except OSError:
-            text = None
-        if text is None:  # gone, or a link: a link's target is never indexed
+            st = None
+        text = None
+        if st is not None and st.st_size > self.max_note_bytes:
+            if not plainfile.is_plain(self.memory_dir, rel):
+                st = None  # over the limit is held back below, unread; a link is never a note
+        elif st is not None:
+            text = plainfile.read_text(self.memory_dir, rel, limit=self.max_note_bytes)
+            try:
+                st = os.lstat(full_path) if text is not None else None
+            except OSError:
+                st = None
+        if st is None:
+            # gone, a link (its target is never indexed), or grown meanwhile (the next refresh)
             self._drop(rel)
             return
-        meta, body = notemeta.read_meta(text)
+        reading = vetting.vet(text, st.st_size, self.max_note_bytes, self._pin_honoured(rel))
+        meta, body = reading.meta, reading.body
         # A sync conflict not yet settled is indexed (and so found and given) as its newer
         # side, said so: never its markers, never the older side's words.
         body = as_shown(body)
@@ -300,8 +341,8 @@ class Index:
         kind = str(meta.get("kind") or ("session" if "/sessions/" in rel else parts[0].rstrip("s")))
         self._drop(rel)
         cursor = self.db.execute(
-            "INSERT INTO notes (path, mtime_ns, size, title, kind, tags, pinned, updated, project, chars)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO notes (path, mtime_ns, size, title, kind, tags, pinned, updated, project,"
+            " chars, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 rel,
                 st.st_mtime_ns,
@@ -309,10 +350,11 @@ class Index:
                 title,
                 kind,
                 tags,
-                1 if meta.get("pinned") is True else 0,
+                1 if reading.pinned else 0,
                 str(meta.get("updated") or ""),
                 project,
                 len(body),
+                reading.held,
             ),
         )
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
@@ -336,6 +378,18 @@ class Index:
         sql = "SELECT path, title, kind, pinned, updated, project FROM notes"
         rows = self.db.execute(sql + (f" WHERE {where}" if where else ""), args).fetchall()
         return [(str(p), str(t), str(k), int(pin), str(u), str(pr)) for p, t, k, pin, u, pr in rows]
+
+    def held(self) -> list[tuple[str, str]]:
+        """(path, held) of every note the vetting held something back from, by path."""
+        rows = self.db.execute("SELECT path, held FROM notes WHERE held != '' ORDER BY path")
+        return [(str(p), str(h)) for p, h in rows]
+
+    def vetted(self, rel: str) -> tuple[str, str] | None:
+        """("mtime_ns:size", held) of the note as it was last vetted, or None if it never was."""
+        row = self.db.execute(
+            "SELECT mtime_ns || ':' || size, held FROM notes WHERE path = ?", (rel,)
+        ).fetchone()
+        return (str(row[0]), str(row[1])) if row else None
 
     def selective_terms(self, query: str) -> list[str]:
         """The query's words that can tell passages apart, rarest first.
@@ -657,6 +711,23 @@ def fts_query(text: str) -> str:
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def open_index(home_state_dir: str, memory_dir: str) -> Index:
+def open_index(home_state_dir: str, memory_dir: str, max_note_bytes: int | None = None) -> Index:
+    """The index of a home's memory/; notes are vetted against `gate.max_note_bytes` (read from
+    the home's settings when not given)."""
     os.makedirs(home_state_dir, mode=0o700, exist_ok=True)
-    return Index(os.path.join(home_state_dir, "index.sqlite3"), memory_dir)
+    if max_note_bytes is None:
+        max_note_bytes = note_limit(os.path.dirname(home_state_dir))
+    return Index(os.path.join(home_state_dir, "index.sqlite3"), memory_dir, 200, max_note_bytes)
+
+
+def note_limit(home_root: str) -> int:
+    """`gate.max_note_bytes` of the home at `home_root` (the default when its config cannot be
+    read: a broken config.toml is `doctor`'s to report, not a reason to stop searching)."""
+    from wikimem.home import Home
+    from wikimem.rawconfig import load_raw
+
+    try:
+        value = load_raw(Home(home_root))["gate"]["max_note_bytes"]
+    except Exception:
+        return vetting.DEFAULT_MAX_BYTES
+    return int(value) if isinstance(value, int) and value > 0 else vetting.DEFAULT_MAX_BYTES

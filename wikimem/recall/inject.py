@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem.capture.redact import redact
 from wikimem.recall import relevance, rerank
 from wikimem.recall.fence import data, one_line
 from wikimem.recall.given import (
@@ -46,7 +47,7 @@ from wikimem.recall.given import (
     turn_id,
 )
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import notemeta, plainfile
+from wikimem.wiki import notemeta, plainfile, vetting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -94,10 +95,18 @@ def _needs_legend(texts: Iterable[str]) -> bool:
     return any(mark in text for text in texts for mark in _MARKS)
 
 
-def _read(home: Home, rel: str) -> tuple[str, str] | None:
-    text = plainfile.read_text(home.memory_dir, rel)
-    if text is None:
+def _read(home: Home, rel: str, index: Index | None = None) -> tuple[str, str] | None:
+    """(title, body) of a note as it may be given: nothing of one over the size limit, and a
+    note's secrets redacted unless the index vetted it clean as it is now (a note can arrive
+    without passing the gate: `wikimem.wiki.vetting`)."""
+    limit = index.max_note_bytes if index is not None else vetting.DEFAULT_MAX_BYTES
+    found = plainfile.read_stamped(home.memory_dir, rel, limit)
+    if found is None:
         return None
+    text, stamp = found
+    seen = index.vetted(rel) if index is not None else None
+    if seen is None or seen[0] != stamp or vetting.HELD_SECRET in vetting.codes(seen[1]):
+        text = redact(text)[0]
     meta, body = notemeta.read_meta(text)
     body = as_shown(body)  # a sync conflict not yet settled: its newer side, said so
     return one_line(str(meta.get("title") or rel)), data(_strip_markers(body).strip())
@@ -228,7 +237,7 @@ def standing(
     whether their wrapper needs the provenance legend)."""
     parts: list[str] = []
     given: list[str] = []
-    notes = [(rel, _read(home, rel)) for rel in session_start_paths(home, project, index)]
+    notes = [(rel, _read(home, rel, index)) for rel in session_start_paths(home, project, index)]
     legend = _needs_legend(n[1] for _, n in notes if n is not None)
     room = budget - _overhead(legend)
     own = [n[1] for rel, n in notes if n is not None and rel.startswith(f"projects/{project}/")]
@@ -333,7 +342,7 @@ def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
     rows += index.notes("path LIKE 'profile/%'")
     bodies = []
     for path, *_ in rows:
-        text = plainfile.read_text(home.memory_dir, path)
+        text = plainfile.read_text(home.memory_dir, path, limit=index.max_note_bytes)
         if text is not None:
             bodies.append(notemeta.read_meta(text)[1])
     return bodies
@@ -566,7 +575,10 @@ def for_event(
     if gemini and session and _gemini_defers(home, record, session):
         return None
     racing = record.get("client") in START_RACES_PROMPT and session is not None
-    index = open_index(home.state_dir, home.memory_dir)
+    limit = settings.get("gate", {}).get("max_note_bytes")
+    index = open_index(
+        home.state_dir, home.memory_dir, limit if isinstance(limit, int) and limit > 0 else None
+    )
     try:
         with session_lock(home, session if racing else None):
             return _for_event(home, record, budgets, project, session, index, deadline, racing)

@@ -35,6 +35,8 @@ from wikimem.wiki.notes import Note, parse_note
 from wikimem.wiki.pathecho import echo_path
 
 JOURNAL = "batch-journal.json"
+# Writes of a whole note by the person on this machine: what they leave pinned, they pinned.
+PIN_SOURCES = ("edit", "watch", "sync", "pin")
 BATCH_TRAILER = "Wikimem-Batch"
 CrashHook = Callable[[str], None]
 # Called with the final results after the files are written and before the commit: a dream
@@ -90,6 +92,9 @@ class Wiki:
 
         self.home = require_initialised(home)  # before anything is read or written
         self.config = config or load_config(home)
+        from wikimem.wiki import pins
+
+        pins.seed(home.state_dir, home.memory_dir)  # a home from before the list: once
         self.memory_dir = home.memory_dir
         self.gate = Gate(self.memory_dir, self.config)
         self._store: Store | None = None
@@ -191,8 +196,37 @@ class Wiki:
         warnings = [w for r in results for w in r.warnings]
         for r in written:
             warnings += self.gate.run_post(r, commit)
+        self._record_pins(written)
         self._after_commit([r.write.path for r in written])
         return BatchResult(tuple(results), commit, message, tuple(warnings))
+
+    def _record_pins(self, written: Sequence[GateResult]) -> None:
+        """A pin a person set or kept in a note they changed whole here (`edit`, a hand edit
+        committed by `watch` or `sync`, `wikimem pin`) is one this machine honours; a deleted or
+        unpinned note's pin is dropped (`wikimem.wiki.pins`). `remember` folds one statement
+        into a note and says nothing about its pin; automated writers never change one (the
+        gate refuses it)."""
+        from wikimem.wiki import pins
+        from wikimem.wiki.gate import is_pinned
+
+        pinned, unpinned = set(), set()
+        for r in written:
+            if r.write.operation == "delete":
+                unpinned.add(r.write.path)
+            elif r.write.source not in PIN_SOURCES:
+                continue
+            elif is_pinned(r.content):
+                pinned.add(r.write.path)
+            else:
+                unpinned.add(r.write.path)
+        if pinned or unpinned:
+            try:
+                pins.record(self.home.state_dir, pinned, unpinned)
+            except OSError:
+                pass  # state/ unwritable: the note stays unpinned here until the next write
+
+    def reindex(self, paths: list[str]) -> None:
+        self._after_commit(paths)
 
     def _after_commit(self, paths: list[str]) -> None:
         """Keep the search index in step, so the next prompt finds what was just written."""
@@ -279,6 +313,7 @@ class Wiki:
             warnings = [w for r in results for w in r.warnings]
             for r in written:
                 warnings += self.gate.run_post(r, commit)
+            self._record_pins(written)
             self._after_commit([r.write.path for r in written])
             return BatchResult(tuple(results), commit, message, tuple(warnings))
 

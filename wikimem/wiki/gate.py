@@ -156,10 +156,11 @@ def content_hash(text: str | None) -> str:
     return "" if text is None else hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def read_current(memory_dir: str, rel: str) -> str | None:
+def read_current(memory_dir: str, rel: str, limit: int | None = None) -> str | None:
     """The file's text, or None when there is none (a name no file system can hold included:
-    too long, a NUL, a link: one poisoned path must not stop the others)."""
-    data = plainfile.read_existing(memory_dir, rel)  # never through a link
+    too long, a NUL, a link: one poisoned path must not stop the others) or, given a `limit`,
+    when it is larger than that."""
+    data = plainfile.read_existing(memory_dir, rel, limit)  # never through a link
     if data is None:
         return None
     try:
@@ -188,8 +189,8 @@ class Gate:
         """(reason, waits for consent) when an automated writer oversteps; None when it does not."""
         if write.source not in AUTOMATED_SOURCES:
             return None
-        was = _pinned(current)
-        if content is not None and _pinned(content) != was:
+        was = is_pinned(current)
+        if content is not None and is_pinned(content) != was:
             verb = "unpin" if was else "pin"
             return (
                 f"{write.path}: a {write.source} write may not {verb} a note (only a person does)",
@@ -537,7 +538,7 @@ class Gate:
             directory = os.path.dirname(directory)
 
 
-def _pinned(text: str | None) -> bool:
+def is_pinned(text: str | None) -> bool:
     if text is None:
         return False
     from wikimem.wiki import notemeta

@@ -8,7 +8,8 @@ read the link's target.
 Contract: `read_text(root, rel)` opens each component of `rel` below `root` relative to the
 previous one with `O_NOFOLLOW` (folders with `O_DIRECTORY`), and the last one non-blocking (a
 FIFO planted as a note would otherwise hang the reader); it returns the text only when the last
-component is a regular file, else None, as for a missing file. `root` itself is the person's
+component is a regular file, else None, as for a missing file (and, given a `limit`, for a file
+larger than it: a reader that cannot use a huge file never loads it). `root` itself is the person's
 configured folder and may be a link. `is_plain(root, rel)` answers the same question without
 reading. Standard library only: the prompt hook reads notes through this module.
 """
@@ -58,6 +59,11 @@ def read_existing(root: str, rel: str, limit: int | None = None) -> bytes | None
     """The file's bytes; None when there is no plain file at `rel` (see NOT_A_NOTE) or it is
     larger than `limit`. Any other failure (permission, I/O) is raised: a caller about to
     overwrite must not take an unreadable file for a missing one."""
+    found = _read_stat(root, rel, limit)
+    return None if found is None else found[0]
+
+
+def _read_stat(root: str, rel: str, limit: int | None) -> tuple[bytes, os.stat_result] | None:
     try:
         fd = _open(root, rel)
     except ValueError:
@@ -77,9 +83,22 @@ def read_existing(root: str, rel: str, limit: int | None = None) -> bytes | None
                 break
             chunks.append(chunk)
         data = b"".join(chunks)
-        return None if limit is not None and len(data) > limit else data
+        return None if limit is not None and len(data) > limit else (data, st)
     finally:
         os.close(fd)
+
+
+def read_stamped(root: str, rel: str, limit: int | None = None) -> tuple[str, str] | None:
+    """(text, "mtime_ns:size" of the file read) as the search index stamps a note; None as for
+    `read_bytes`."""
+    try:
+        found = _read_stat(root, rel, limit)
+    except OSError:
+        return None
+    if found is None:
+        return None
+    data, st = found
+    return data.decode("utf-8", "replace"), f"{st.st_mtime_ns}:{st.st_size}"
 
 
 def read_bytes(root: str, rel: str, limit: int | None = None) -> bytes | None:

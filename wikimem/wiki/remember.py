@@ -228,6 +228,41 @@ def forget(wiki: Wiki, path: str) -> BatchResult:
     return wiki.commit_writes([write], f"forget: {rel}")
 
 
+_PINNED_LINE = re.compile(r"^pinned:[^\n]*$", re.MULTILINE)
+
+
+def pin(wiki: Wiki, path: str, on: bool = True) -> BatchResult:
+    """Pin (or unpin) a note as the person: its `pinned:` line is set, the rest kept as it is,
+    and this machine honours the pin from now on (`wikimem.wiki.pins`), also when the note was
+    already pinned by a change that came from elsewhere."""
+    from wikimem.lock import file_lock
+    from wikimem.wiki import pins
+    from wikimem.wiki.notemeta import split
+
+    rel = resolve_path(wiki, path)
+    current = wiki.read(rel)
+    if current is None:
+        raise WikimemError(f"no note at {rel}")
+    block, _ = split(current)
+    if block is None:
+        raise WikimemError(f"{rel} has no front matter to pin it in; `wikimem edit {rel}`")
+    line = f"pinned: {'true' if on else 'false'}"
+    new_block = (
+        _PINNED_LINE.sub(line, block, count=1)
+        if _PINNED_LINE.search(block)
+        else block + line + "\n"
+    )
+    start = current.find("\n") + 1
+    text = current[:start] + new_block + current[start + len(block) :]
+    write = MemoryWrite(rel, "update", text, "pin", (), content_hash(current))
+    result = wiki.commit_writes([write], f"{'pin' if on else 'unpin'}: {rel}")
+    if not result.blocked and not result.written:  # already so on disk: honour it here
+        with file_lock(wiki.home.state("memory.lock")):
+            pins.record(wiki.home.state_dir, {rel} if on else set(), set() if on else {rel})
+        wiki.reindex([rel])
+    return result
+
+
 def template_for(path: str) -> str:
     return render_note(new_note(path, title_for(path), "Write the note here.\n"))
 
