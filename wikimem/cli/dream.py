@@ -25,6 +25,21 @@ from wikimem.home import Home
 
 
 def _show(result: DreamResult) -> None:
+    if result.prompts:
+        for i, text in enumerate(result.prompts, 1):
+            console.print(
+                f"===== chunk {i} of {len(result.prompts)}: what {result.backend} would send "
+                "=====",
+                markup=False,
+                highlight=False,
+            )
+            console.print(text, markup=False, highlight=False)
+        console.print(
+            f"(show-prompt: nothing was sent, nothing written; {result.events} events. A chunk "
+            "after the first would also show the notes earlier chunks changed.)",
+            markup=False,
+        )
+        return
     if result.dry_run:
         console.print(result.diff or "nothing would change", markup=False, highlight=False)
         console.print(
@@ -68,6 +83,9 @@ def _show(result: DreamResult) -> None:
         err_console.print(f"quarantined the event at {where}: {reason}", markup=False)
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False)
+    line = result.fallback_line()
+    if line:
+        err_console.print(f"dream: {line}", markup=False, highlight=False)
 
 
 def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
@@ -102,6 +120,14 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Print the diff it would commit; change nothing.")
         ] = False,
+        show_prompt: Annotated[
+            bool,
+            typer.Option(
+                "--show-prompt",
+                help="With --dry-run: print exactly what each chunk would send to the model "
+                "(redacted as sent); call no model.",
+            ),
+        ] = False,
         drop_parked: Annotated[
             bool,
             typer.Option(
@@ -123,6 +149,8 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"expected one of {', '.join(BACKENDS)}", param_hint="--backend"
             )
+        if show_prompt and not dry_run:
+            raise typer.BadParameter("needs --dry-run", param_hint="--show-prompt")
         the_home = home_of(home) if auto else initialised_home(home)
         if auto:
             # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
@@ -140,13 +168,14 @@ def register(app: typer.Typer) -> None:
             if "error" in entry:
                 raise typer.Exit(1)
             return
-        if json_out or not console.is_terminal:
+        if json_out or not console.is_terminal or show_prompt:
             result = _synced(
                 the_home,
                 background=False,
                 backend_name=backend,
                 dry_run=dry_run,
                 drop_parked=drop_parked,
+                show_prompt=show_prompt,
             )
         else:
             with Progress(
@@ -169,5 +198,8 @@ def register(app: typer.Typer) -> None:
                 )
         if json_out:
             print_json(result.as_dict())
+            line = result.fallback_line()
+            if line:
+                err_console.print(f"dream: {line}", markup=False, highlight=False)
         else:
             _show(result)
