@@ -28,8 +28,7 @@ def _show(result: DreamResult) -> None:
     if result.prompts:
         for i, text in enumerate(result.prompts, 1):
             console.print(
-                f"===== chunk {i} of {len(result.prompts)}: what {result.backend} would send "
-                "=====",
+                f"===== chunk {i} of {len(result.prompts)}: what {result.backend} would send =====",
                 markup=False,
                 highlight=False,
             )
@@ -55,8 +54,13 @@ def _show(result: DreamResult) -> None:
             if items:
                 what.append(f"{len(items)} {label}")
         summary = ", ".join(what) or "no changes"
+        label = result.backend
+        if result.offline_chunks and not result.model_chunks:
+            label += ", ran offline"
+        elif result.offline_chunks:
+            label += f", {result.offline_chunks} chunk(s) offline"
         console.print(
-            f"dream ({result.backend}): {result.events} events from {len(result.sessions)} sessions → {summary}"
+            f"dream ({label}): {result.events} events from {len(result.sessions)} sessions → {summary}"
             + (f"; commit {result.commit[:10]}" if result.commit else ""),
             markup=False,
         )
@@ -83,9 +87,9 @@ def _show(result: DreamResult) -> None:
         err_console.print(f"quarantined the event at {where}: {reason}", markup=False)
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False)
-    line = result.fallback_line()
-    if line:
-        err_console.print(f"dream: {line}", markup=False, highlight=False)
+    fell_back = result.fallback_line()
+    if fell_back:
+        err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
 
 
 def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
@@ -198,8 +202,8 @@ def register(app: typer.Typer) -> None:
                 )
         if json_out:
             print_json(result.as_dict())
-            line = result.fallback_line()
-            if line:
-                err_console.print(f"dream: {line}", markup=False, highlight=False)
+            fell_back = result.fallback_line()
+            if fell_back:
+                err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
         else:
             _show(result)

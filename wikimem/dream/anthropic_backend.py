@@ -14,8 +14,8 @@ Contract:
   `max_retries` times; then `BackendUnavailable`. A connection that cannot be made at all (no
   network, refused, nothing within `CONNECT_TIMEOUT`), a request that times out, a key refused
   (401, 403) or a model unknown (404) are `BackendUnavailable` at once: the dream then goes on
-  offline within seconds. Before the first request of a dream, the API host is probed
-  (`wikimem.dream.reach`; `from_config` only). Another 4xx is a request fault.
+  offline within seconds (and `wikimem.dream.backends` probes the host before the first
+  request of a dream). Another 4xx is a request fault.
 - `Proposal.notes` tells the user the token usage and the retries; `Proposal.usage` counts them.
 
 The SDK's own retries are off (`max_retries=0`): the loop here is the only one, and its waits go
@@ -46,7 +46,6 @@ from anthropic.types import (
 )
 
 from wikimem.config import DEFAULT_CLAUDE_MODEL, DreamConfig
-from wikimem.dream import reach
 from wikimem.dream.base import (
     BackendError,
     BackendUnavailable,
@@ -170,11 +169,8 @@ class AnthropicBackend:
         http_client: httpx2.Client | None = None,
         base_url: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        probe: Callable[[], str | None] | None = None,
     ) -> None:
         self.model = model
-        self._probe = probe
-        self._probed = False
         self.max_tokens = max_tokens
         self.max_retries = max(0, max_retries)
         self._sleep = sleep
@@ -190,13 +186,11 @@ class AnthropicBackend:
                 "the anthropic dream backend needs ANTHROPIC_API_KEY; set it, or choose "
                 'backend = "offline" (or "claude-cli") under [dream] in config.toml'
             )
-        url = os.environ.get("ANTHROPIC_BASE_URL") or API_URL
         return cls(
             config.model or DEFAULT_CLAUDE_MODEL,
             config.max_tokens,
             config.max_retries,
             api_key=api_key,
-            probe=lambda: reach.unreachable(url),
         )
 
     def describe(self) -> str:
@@ -206,11 +200,6 @@ class AnthropicBackend:
         prompt = request.prompt
         if prompt is None:
             raise BackendError("the anthropic backend was given no prompt")
-        if not self._probed and self._probe is not None:
-            why = self._probe()
-            if why:
-                raise BackendUnavailable(f"anthropic: the API is unreachable ({why})")
-        self._probed = True
         tally = _Tally()
         messages: list[MessageParam] = [{"role": "user", "content": prompt.user}]
         first = _validate(self._create(prompt.system, messages, tally))

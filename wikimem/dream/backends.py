@@ -5,9 +5,13 @@ Contract:
     `anthropic` when `ANTHROPIC_API_KEY` is set, else `offline`; it never picks a backend that
     spends a plan (`claude-cli`, `codex-cli`, `gemini-cli`) or a server (`openai`): those are
     chosen by name only.
-  - `select_backend(name, config)` builds it. A model backend that cannot be built (no key, no
-    binary) is not an error: it comes back as `Unavailable`, whose every call raises
-    `BackendUnavailable`, so the dream runs offline and says why in one line.
+  - `select_backend(name, config)` returns it. A model backend is `Lazy`: nothing is imported
+    or built before the first call, and that first call checks, in this order and in seconds,
+    that the backend can work here (the key is set, the CLI is installed) and that the host of
+    its API takes a TCP connection (`wikimem.dream.reach`; the agent CLIs and the SDK would
+    otherwise retry a dead network for a minute or more). A backend that cannot work is not an
+    error: every call then raises `BackendUnavailable`, so the dream runs offline and says why
+    in one line.
   - `Metered(backend, meter)` is what the dream calls for a model backend: before each call it
     refuses (`BackendUnavailable`) once the model was found unavailable in this dream or the
     day's cap would be passed; it redacts the prompt with the same rules as capture (events are
@@ -20,11 +24,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from wikimem.capture.redact import redact
 from wikimem.config import Config
+from wikimem.dream import reach
 from wikimem.dream.base import (
     Backend,
     BackendError,
@@ -65,14 +72,42 @@ class Unavailable:
         return f"{self.name} (unavailable: {self.reason})"
 
 
-def select_backend(name: str, config: Config) -> Backend:
-    name = resolve(name)
-    if name == "offline":
-        from wikimem.dream.offline import OfflineBackend
+def api_url(name: str, config: Config) -> str | None:
+    """The host a model backend's requests go to, for the probe (None: not known here)."""
+    if name in ("anthropic", "claude-cli"):
+        if name == "claude-cli" and any(
+            os.environ.get(v) for v in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
+        ):
+            return None
+        return os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
+    if name == "codex-cli":
+        from wikimem.dream import codex_cli
 
-        return OfflineBackend()
-    if name not in MODEL_BACKENDS:
-        raise WikimemError(f"unknown dream backend {name!r}; expected one of {', '.join(BACKENDS)}")
+        return codex_cli.api_url()
+    if name == "gemini-cli":
+        from wikimem.dream import gemini_cli
+
+        return gemini_cli.api_url()
+    if name == "openai":
+        return config.dream.base_url or "https://api.openai.com/v1"
+    return None
+
+
+def precondition(name: str) -> str | None:
+    """Why `name` cannot work on this machine, known without importing it (None: it may)."""
+    if name == "anthropic" and not os.environ.get("ANTHROPIC_API_KEY", "").strip():
+        return (
+            "the anthropic dream backend needs ANTHROPIC_API_KEY; set it, or choose "
+            'backend = "offline" (or another) under [dream] in config.toml'
+        )
+    binary = {"claude-cli": "claude", "codex-cli": "codex", "gemini-cli": "gemini"}.get(name)
+    if binary and shutil.which(binary) is None:
+        return f"{name}: {binary!r} is not on PATH (install it, or choose another [dream] backend)"
+    return None
+
+
+def build(name: str, config: Config) -> Backend:
+    """The backend itself (imports its module); `Unavailable` when it cannot be made."""
     try:
         if name == "anthropic":
             from wikimem.dream.anthropic_backend import AnthropicBackend
@@ -95,6 +130,69 @@ def select_backend(name: str, config: Config) -> Backend:
         return OpenAIBackend.from_config(config.dream)
     except BackendUnavailable as exc:
         return Unavailable(name, str(exc))
+
+
+class Lazy:
+    """A model backend built on its first call, after the checks that take seconds, not
+    minutes, to tell the model cannot be reached."""
+
+    needs_prompt = True
+
+    def __init__(
+        self,
+        name: str,
+        config: Config,
+        *,
+        probe: Callable[[str], str | None] = reach.unreachable,
+    ) -> None:
+        self.name = name
+        self.config = config
+        self._probe = probe
+        self._backend: Backend | None = None
+        self._checked = False
+
+    def backend(self) -> Backend:
+        if self._backend is None:
+            why = precondition(self.name)
+            self._backend = Unavailable(self.name, why) if why else build(self.name, self.config)
+        return self._backend
+
+    def propose(self, request: DreamRequest, read: ReadNote) -> Proposal:
+        if not self._checked:
+            self._checked = True
+            why = precondition(self.name)
+            if why:
+                self._backend = Unavailable(self.name, why)
+            else:
+                url = api_url(self.name, self.config)
+                problem = self._probe(url) if url else None
+                if problem:
+                    self._backend = Unavailable(
+                        self.name, f"{self.name}: the model's API is unreachable ({problem})"
+                    )
+        return self.backend().propose(request, read)
+
+    def preview(self, request: DreamRequest) -> str:
+        return preview_of(self.backend(), request)
+
+    def describe(self) -> str:
+        return describe(self.backend())
+
+
+def describe(backend: Backend) -> str:
+    shower: Any = getattr(backend, "describe", None)
+    return str(shower()) if shower is not None else backend.name
+
+
+def select_backend(name: str, config: Config) -> Backend:
+    name = resolve(name)
+    if name == "offline":
+        from wikimem.dream.offline import OfflineBackend
+
+        return OfflineBackend()
+    if name not in MODEL_BACKENDS:
+        raise WikimemError(f"unknown dream backend {name!r}; expected one of {', '.join(BACKENDS)}")
+    return Lazy(name, config)
 
 
 def redacted(prompt: Prompt) -> Prompt:

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikimem.config import DEFAULT_CLAUDE_MODEL, DreamConfig
-from wikimem.dream import reach, textreply
+from wikimem.dream import textreply
 from wikimem.dream.base import (
     BackendError,
     BackendUnavailable,
@@ -124,10 +124,7 @@ class ClaudeCliBackend:
         binary: str = "claude",
         timeout: float = 300.0,
         runner: Runner = subprocess.run,
-        probe: Callable[[], str | None] | None = None,
     ) -> None:
-        self._probe = probe
-        self._probed = False
         self.model = model
         self.binary = binary
         self.timeout = timeout
@@ -135,16 +132,9 @@ class ClaudeCliBackend:
 
     @classmethod
     def from_config(cls, config: DreamConfig) -> ClaudeCliBackend:
-        probe = None
-        if not any(
-            os.environ.get(v) for v in ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX")
-        ):
-            url = os.environ.get("ANTHROPIC_BASE_URL") or "https://api.anthropic.com"
-            probe = lambda: reach.unreachable(url)  # noqa: E731
         return cls(
             config.model or DEFAULT_CLAUDE_MODEL,
             timeout=float(config.timeout_seconds),
-            probe=probe,
         )
 
     def describe(self) -> str:
@@ -160,11 +150,6 @@ class ClaudeCliBackend:
                 f"the claude-cli dream backend needs the Claude Code CLI, but {self.binary!r} "
                 "is not on PATH; install Claude Code, or choose another [dream] backend"
             )
-        if not self._probed and self._probe is not None:
-            why = self._probe()
-            if why:
-                raise BackendUnavailable(f"claude-cli: the API is unreachable ({why})")
-        self._probed = True
         system = system_prompt(prompt.system)
         tally = _Tally()
         first = _validate(*self._run(exe, system, textreply.first_input(prompt.user), tally))

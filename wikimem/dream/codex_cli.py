@@ -19,9 +19,9 @@ Contract:
 - The model's reply is the last `agent_message` of the JSON event stream; the JSON object is
   taken from it and validated; invalid operations or an unusable answer get ONE correction run
   (`correct_once`). Token usage comes from `turn.completed`.
-- Before the first run of a dream, the API host Codex is configured for is probed
-  (`wikimem.dream.reach`): Codex itself keeps retrying a dead connection for minutes. A missing
-  binary, an unreachable host, a non-zero exit or a run past `timeout` raise
+- Codex itself keeps retrying a dead connection for minutes: `api_url()` is the host it is
+  configured for, which `wikimem.dream.backends` probes before the first run of a dream. A
+  missing binary, a non-zero exit or a run past `timeout` raise
   `BackendUnavailable` with a one-line reason (a prompt too long for the model is a request
   fault instead: the chunk is retried later).
 """
@@ -34,12 +34,11 @@ import re
 import shlex
 import shutil
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.config import DreamConfig
-from wikimem.dream import clirun, reach, textreply
+from wikimem.dream import clirun, textreply
 from wikimem.dream.base import (
     AnswerRefused,
     BackendError,
@@ -205,20 +204,16 @@ class CodexCliBackend:
         *,
         binary: str = "codex",
         timeout: float = 300.0,
-        probe: Callable[[], str | None] | None = None,
     ) -> None:
         self.model = model
         self.binary = binary
         self.timeout = timeout
-        self._probe = probe
-        self._probed = False
 
     @classmethod
     def from_config(cls, config: DreamConfig) -> CodexCliBackend:
         return cls(
             config.model,
             timeout=float(config.timeout_seconds),
-            probe=lambda: reach.unreachable(api_url()),
         )
 
     def describe(self) -> str:
@@ -267,11 +262,6 @@ class CodexCliBackend:
                 f"codex-cli: {self.binary!r} is not on PATH (install the Codex CLI, or choose "
                 "another [dream] backend)"
             )
-        if not self._probed and self._probe is not None:
-            why = self._probe()
-            if why:
-                raise BackendUnavailable(f"codex-cli: the model's API is unreachable ({why})")
-        self._probed = True
         tally = _Tally()
         system = textreply.system_prompt(prompt.system)
         first = textreply.validate(

@@ -19,9 +19,9 @@ Contract:
 - The CLI prints one JSON object: `response` is the model's text (the JSON object is taken from
   it and validated; invalid operations or an unusable answer get ONE correction run), `stats`
   the token counts, `error` a failure.
-- Before the first run of a dream, the API host is probed (`wikimem.dream.reach`): Gemini CLI
-  itself keeps retrying a dead connection for minutes. A missing binary, an unreachable host, a
-  non-zero exit, an error result or a run past `timeout` raise `BackendUnavailable` with a
+- Gemini CLI itself keeps retrying a dead connection for minutes: `api_url()` is the host it
+  talks to, which `wikimem.dream.backends` probes before the first run of a dream. A missing
+  binary, a non-zero exit, an error result or a run past `timeout` raise `BackendUnavailable` with a
   one-line reason.
 """
 
@@ -32,12 +32,11 @@ import os
 import re
 import shlex
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.config import DreamConfig
-from wikimem.dream import clirun, reach, textreply
+from wikimem.dream import clirun, textreply
 from wikimem.dream.base import (
     AnswerRefused,
     BackendError,
@@ -138,20 +137,16 @@ class GeminiCliBackend:
         *,
         binary: str = "gemini",
         timeout: float = 300.0,
-        probe: Callable[[], str | None] | None = None,
     ) -> None:
         self.model = model
         self.binary = binary
         self.timeout = timeout
-        self._probe = probe
-        self._probed = False
 
     @classmethod
     def from_config(cls, config: DreamConfig) -> GeminiCliBackend:
         return cls(
             config.model,
             timeout=float(config.timeout_seconds),
-            probe=lambda: reach.unreachable(api_url()),
         )
 
     def describe(self) -> str:
@@ -194,11 +189,6 @@ class GeminiCliBackend:
                 f"gemini-cli: {self.binary!r} is not on PATH (install the Gemini CLI, or choose "
                 "another [dream] backend)"
             )
-        if not self._probed and self._probe is not None:
-            why = self._probe()
-            if why:
-                raise BackendUnavailable(f"gemini-cli: the model's API is unreachable ({why})")
-        self._probed = True
         tally = _Tally()
         system = textreply.system_prompt(prompt.system)
         first = textreply.validate(

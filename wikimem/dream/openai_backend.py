@@ -13,8 +13,8 @@ Contract:
 - The key: the variable named by `api_key_env`; without one, `OPENAI_API_KEY` is sent only to
   api.openai.com. A local server gets no key unless you name one.
 - `model` empty: the server's only model (`GET /models`), else `BackendUnavailable` naming them.
-- Failures: no connection (refused, no route, name lookup, nothing within 3 s: probed once per
-  dream, then the connect timeout) → `BackendUnavailable` at once, never retried; 401/403 (the
+- Failures: no connection (refused, no route, name lookup, nothing within the 3 s connect
+  timeout; `wikimem.dream.backends` also probes the host once per dream) → `BackendUnavailable` at once, never retried; 401/403 (the
   key refused), 404 (no such model or endpoint) → `BackendUnavailable`; 429 and 5xx → retried
   with backoff (honouring `retry-after`) at most `max_retries` times, then `BackendUnavailable`;
   another 4xx → a request fault (this chunk is retried by a later dream); no answer within
@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 import httpx2
 
 from wikimem.config import DreamConfig
-from wikimem.dream import reach, textreply
+from wikimem.dream import textreply
 from wikimem.dream.anthropic_backend import BACKOFF_MAX, RETRY_AFTER_MAX, retry_after_seconds
 from wikimem.dream.base import (
     BackendError,
@@ -87,15 +87,12 @@ class OpenAIBackend:
         timeout: float = 300.0,
         http_client: httpx2.Client | None = None,
         sleep: Callable[[float], None] = time.sleep,
-        probe: Callable[[], str | None] | None = None,
     ) -> None:
         self.base_url = (base_url or OPENAI_URL).rstrip("/")
         self.model = model
         self.max_tokens = max_tokens
         self.max_retries = max(0, max_retries)
         self._sleep = sleep
-        self._probe = probe
-        self._probed = False
         self._tokens_field = "max_tokens"
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = http_client or httpx2.Client(
@@ -121,7 +118,6 @@ class OpenAIBackend:
             max_tokens=config.max_tokens,
             max_retries=min(config.max_retries, 2),
             timeout=float(config.timeout_seconds),
-            probe=lambda: reach.unreachable(base_url),
         )
 
     def describe(self) -> str:
@@ -154,11 +150,6 @@ class OpenAIBackend:
         prompt = request.prompt
         if prompt is None:
             raise BackendError("the openai backend was given no prompt")
-        if not self._probed and self._probe is not None:
-            why = self._probe()
-            if why:
-                raise BackendUnavailable(f"openai: {self.base_url} is unreachable ({why})")
-        self._probed = True
         if not self.model:
             self.model = self._only_model()
         tally = _Tally()

@@ -151,10 +151,13 @@ class DreamResult:
         if not self.fallback:
             return None
         chunks = self.model_chunks + self.offline_chunks
+        reason = self.fallback[0]
+        if reason.startswith(f"{self.backend}: "):
+            reason = reason[len(self.backend) + 2 :]
         more = f" (and {len(self.fallback) - 1} other reason(s))" if len(self.fallback) > 1 else ""
         return (
             f"{self.backend}: {self.offline_chunks} of {chunks} chunk(s) consolidated offline: "
-            f"{self.fallback[0]}{more}"
+            f"{reason}{more}"
         )
 
 
