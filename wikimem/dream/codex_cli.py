@@ -14,8 +14,10 @@ Contract:
   memories, plan), the user's MCP servers disabled by name, hooks off (wikimem's own included:
   the run is not recorded as a session and spawns no dream), no AGENTS.md read, and it runs in
   an empty temporary directory. Codex 0.171 still offers `apply_patch`, which the read-only
-  sandbox refuses; the answer of a run in which the model used any tool is refused
-  (`AnswerRefused`) and the chunk is consolidated offline.
+  sandbox refuses. The answer of a run in which the model tried any tool (a tool item in the
+  JSON events, or Codex's log of a tool call it refused) is refused (`AnswerRefused`): the
+  model was talked into acting, so its operations are not trusted, and the chunk is
+  consolidated offline.
 - The model's reply is the last `agent_message` of the JSON event stream; the JSON object is
   taken from it and validated; invalid operations or an unusable answer get ONE correction run
   (`correct_once`). Token usage comes from `turn.completed`.
@@ -82,6 +84,9 @@ SETTINGS = (
 )
 # Items of the JSON event stream that are not a tool at work.
 QUIET_ITEMS = frozenset({"agent_message", "reasoning", "error"})
+# Codex 0.171 reports a tool call it refused (the sandbox, a tool not offered) only in its log on
+# stderr, not in the JSON events.
+_TOOL_REFUSED = re.compile(r"tools::router: error=([^\n]{0,160})")
 _TOO_LONG = re.compile(r"context[_ ](length|window)|too long|maximum context", re.I)
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
@@ -306,10 +311,12 @@ class CodexCliBackend:
         message, tools, errors, usage = parse_events(out)
         tally.runs += 1
         tally.usage = tally.usage + Usage(1, usage.input_tokens, usage.output_tokens)
-        if tools:
+        refused = _TOOL_REFUSED.search(err)
+        if tools or refused:
+            what = ", ".join(tools) if tools else one_line(refused.group(1) if refused else "", 120)
             raise AnswerRefused(
-                f"codex-cli: the model used a tool ({', '.join(tools)}) although none is "
-                "offered; its answer is not applied"
+                f"codex-cli: the model tried to use a tool ({what}) although none is offered; "
+                "its answer is not applied"
             )
         if code != 0 or message is None:
             detail = next((e for e in reversed(errors) if e.strip()), "")
