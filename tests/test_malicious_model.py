@@ -99,9 +99,7 @@ OFFLINE_WRITES = {f"projects/{PROJECT}/overview.md"}
 def made(result: Any) -> list[str]:
     """Notes the model's operations created (wikimem writes the session digest itself, and the
     offline rules the project overview when the model's answer is refused)."""
-    return sorted(
-        p for p in result.created if "/sessions/" not in p and p not in OFFLINE_WRITES
-    )
+    return sorted(p for p in result.created if "/sessions/" not in p and p not in OFFLINE_WRITES)
 
 
 def files_outside(root: Path, home: Path) -> set[str]:

@@ -427,10 +427,9 @@ def _dream_checks(home: Home) -> list[Check]:
             continue
         state = "could be used" if o.usable else "not available"
         out.append(Check("dream", "info", f"{o.name}: {state}: {o.detail}; costs {o.cost}"))
+    sends = choice.estimate(home, config).line()
+    out.append(Check("dream", "info", f"what a model dream would send now: {sends}"))
     if current != "offline":
-        out.append(
-            Check("dream", "info", f"the next dream: {choice.estimate(home, config).line()}")
-        )
         from wikimem.dream import usage
 
         out.append(

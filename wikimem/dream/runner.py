@@ -705,9 +705,12 @@ def _run_locked(
     started = time.monotonic()
     wiki = Wiki(home, config)
     result = DreamResult(backend=backend.name, dry_run=dry_run)
-    if backend.needs_prompt and not isinstance(backend, Metered):
-        meter = Meter(home, config.dream.max_calls_per_day, config.dream.max_tokens_per_day)
-        backend = Metered(backend, meter, preview=result.prompts if show_prompt else None)
+    if backend.needs_prompt:
+        if not isinstance(backend, Metered):
+            meter = Meter(home, config.dream.max_calls_per_day, config.dream.max_tokens_per_day)
+            backend = Metered(backend, meter)
+        if show_prompt:
+            backend.preview = result.prompts
     elif show_prompt:
         result.prompts.append(f"({backend.name}: nothing leaves this machine)")
     if not dry_run:
