@@ -242,6 +242,87 @@ class Gemini:
         return {"command": f"touch {pwn}"}
 
 
+class Claude:
+    name = "claude-cli"
+
+    def __init__(self, rc: ModuleType, tmp: Path) -> None:
+        self.rc = rc
+        self.tmp = tmp
+        self.mock: Any = None
+        self.replies: list[Any] = []
+        self.base_url = ""
+
+    def start(self, replies: list[Any]) -> None:
+        self.replies = list(replies)
+        outer = self
+
+        def respond(body: dict[str, Any]) -> Any:
+            system = json.dumps(body.get("system"))
+            if "memory wiki" not in system:
+                return None  # Claude Code's own side requests
+            reply = outer.replies.pop(0) if len(outer.replies) > 1 else outer.replies[0]
+            if isinstance(reply, dict):  # a tool call, though no tool is offered
+                use = {
+                    "type": "tool_use",
+                    "id": "toolu_x1",
+                    "name": "Bash",
+                    "input": {"command": reply["command"]},
+                }
+                return [use], "tool_use", "tool_use"
+            return [{"type": "text", "text": reply}], "end_turn", "final"
+
+        self.mock = self.rc.MockAnthropic(
+            self.tmp / "claude-api.jsonl", tool_commands=[], responder=respond
+        ).start()
+        self.configure(self.mock.base_url)
+
+    def configure(self, base_url: str) -> None:
+        self.base_url = base_url
+        settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+        settings.parent.mkdir(parents=True, exist_ok=True)
+        hook = {"hooks": [{"type": "command", "command": f"touch {self.tmp / 'hook-ran'}"}]}
+        settings.write_text(
+            json.dumps({"hooks": {"SessionStart": [hook], "UserPromptSubmit": [hook]}})
+        )
+
+    def env(self) -> dict[str, str]:
+        return {
+            "PATH": f"{Path(self.rc.CLAUDE_BIN).parent}:{os.environ['PATH']}",
+            "ANTHROPIC_BASE_URL": self.base_url,
+            "ANTHROPIC_API_KEY": "sk-ant-mock-not-a-key",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+        }
+
+    def stop(self) -> None:
+        if self.mock is not None:
+            self.mock.stop()
+
+    def bodies(self) -> list[dict[str, Any]]:
+        return [
+            r["body"]
+            for r in self.mock.requests
+            if r["path"].startswith("/v1/messages")
+            and "memory wiki"
+            in json.dumps(r["body"].get("system") if isinstance(r["body"], dict) else "")
+        ]
+
+    def tools_run(self) -> list[str]:
+        return [
+            str(b.get("type"))
+            for body in self.bodies()
+            for m in body.get("messages") or []
+            for b in (m.get("content") if isinstance(m.get("content"), list) else [])
+            if isinstance(b, dict) and b.get("type") == "tool_result"
+        ]
+
+    def tools_offered(self, body: dict[str, Any]) -> set[str]:
+        return {str(t.get("name")) for t in body.get("tools") or []}
+
+    def tool_reply(self, pwn: Path) -> Any:
+        return {"command": f"touch {pwn}"}
+
+
 class ChatServer:
     """A stdlib OpenAI-compatible Chat Completions server: scripted replies, every request kept."""
 
@@ -328,15 +409,21 @@ class OpenAI:
         return {str(t) for t in body.get("tools") or []}
 
 
-BACKENDS = {"codex-cli": Codex, "gemini-cli": Gemini, "openai": OpenAI}
+BACKENDS = {"claude-cli": Claude, "codex-cli": Codex, "gemini-cli": Gemini, "openai": OpenAI}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 def backend(
-    request: pytest.FixtureRequest, rc_codex: ModuleType, rc_gemini: ModuleType, tmp_path: Path
+    request: pytest.FixtureRequest,
+    rc_claude: ModuleType,
+    rc_codex: ModuleType,
+    rc_gemini: ModuleType,
+    tmp_path: Path,
 ) -> Iterator[Any]:
     name = request.param
-    rc = {"codex-cli": rc_codex, "gemini-cli": rc_gemini, "openai": None}[name]
+    rc = {"claude-cli": rc_claude, "codex-cli": rc_codex, "gemini-cli": rc_gemini, "openai": None}[
+        name
+    ]
     made = BACKENDS[name](rc, tmp_path)
     yield made
     made.stop()

@@ -20,7 +20,9 @@ Contract:
   corrected answer replaces the first, whatever is still invalid is returned in
   `Proposal.rejected`, and an unusable correction keeps the first answer's valid operations.
 - A missing binary, a non-zero exit, an error result or a run longer than `timeout` seconds
-  raise `BackendError` with a one-line reason. Token usage and the reported cost go in the notes.
+  raise `BackendUnavailable` with a one-line reason (the dream then runs offline). A run of
+  more than one turn (the model called a tool, which Claude Code refused: none is offered)
+  raises `AnswerRefused`. Token usage and the reported cost go in the notes.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import Any
 from wikimem.config import DEFAULT_CLAUDE_MODEL, DreamConfig
 from wikimem.dream import textreply
 from wikimem.dream.base import (
+    AnswerRefused,
     BackendError,
     BackendUnavailable,
     DreamRequest,
@@ -232,6 +235,14 @@ class ClaudeCliBackend:
             )
             raise BackendUnavailable(
                 f"claude reported an error ({subtype}): {one_line(detail) or 'no message'}"
+            )
+        turns = result.get("num_turns")
+        if (isinstance(turns, int) and turns > 1) or result.get("permission_denials"):
+            # No tool is offered, so a second turn means the model called one anyway (Claude
+            # Code answered "no such tool"): a model talked into acting is not trusted.
+            raise AnswerRefused(
+                f"claude-cli: the model tried to use a tool ({turns} turns) although none is "
+                "offered; its answer is not applied"
             )
         return text, result.get("stop_reason") == "max_tokens"
 
