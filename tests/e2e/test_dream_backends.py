@@ -323,6 +323,36 @@ class Claude:
         return {"command": f"touch {pwn}"}
 
 
+class Anthropic(Claude):
+    """The Messages API through the SDK (the answer is a call of the `apply_operations` tool)."""
+
+    name = "anthropic"
+
+    def start(self, replies: list[Any]) -> None:
+        self.replies = list(replies)
+        outer = self
+
+        def respond(body: dict[str, Any]) -> Any:
+            reply = outer.replies.pop(0) if len(outer.replies) > 1 else outer.replies[0]
+            try:
+                data = json.loads(reply)
+            except ValueError:
+                return [{"type": "text", "text": reply}], "end_turn", "final"
+            use = {"type": "tool_use", "id": "toolu_a1", "name": "apply_operations", "input": data}
+            return [use], "tool_use", "final"
+
+        self.mock = self.rc.MockAnthropic(
+            self.tmp / "anthropic-api.jsonl", tool_commands=[], responder=respond
+        ).start()
+        self.configure(self.mock.base_url)
+
+    def env(self) -> dict[str, str]:
+        return {"ANTHROPIC_BASE_URL": self.base_url, "ANTHROPIC_API_KEY": "sk-ant-mock-not-a-key"}
+
+    def tools_run(self) -> list[str]:
+        return []  # the one tool is the answer's form
+
+
 class ChatServer:
     """A stdlib OpenAI-compatible Chat Completions server: scripted replies, every request kept."""
 
@@ -409,7 +439,13 @@ class OpenAI:
         return {str(t) for t in body.get("tools") or []}
 
 
-BACKENDS = {"claude-cli": Claude, "codex-cli": Codex, "gemini-cli": Gemini, "openai": OpenAI}
+BACKENDS = {
+    "anthropic": Anthropic,
+    "claude-cli": Claude,
+    "codex-cli": Codex,
+    "gemini-cli": Gemini,
+    "openai": OpenAI,
+}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -421,9 +457,13 @@ def backend(
     tmp_path: Path,
 ) -> Iterator[Any]:
     name = request.param
-    rc = {"claude-cli": rc_claude, "codex-cli": rc_codex, "gemini-cli": rc_gemini, "openai": None}[
-        name
-    ]
+    rc = {
+        "anthropic": rc_claude,
+        "claude-cli": rc_claude,
+        "codex-cli": rc_codex,
+        "gemini-cli": rc_gemini,
+        "openai": None,
+    }[name]
     made = BACKENDS[name](rc, tmp_path)
     yield made
     made.stop()
@@ -504,7 +544,8 @@ def test_one_request_no_tool_operations_committed_no_secret_sent(
     bodies = backend.bodies()
     assert len(bodies) == 1  # one chunk, one request, no correction
     assert backend.tools_run() == []
-    assert backend.tools_offered(bodies[0]) <= {"apply_patch"}  # Codex's, refused read-only
+    # none, but Codex's apply_patch (refused read-only) or the form of an anthropic answer
+    assert backend.tools_offered(bodies[0]) <= {"apply_patch", "apply_operations"}
     sent = json.dumps(bodies)
     assert TEACH in sent and SECRET not in sent and "[REDACTED:aws_access_key]" in sent
     assert not (tmp_path / "mcp-started").exists() and not (tmp_path / "hook-ran").exists()
@@ -546,8 +587,8 @@ def test_a_hostile_or_malformed_answer_is_refused_and_the_chunk_runs_offline(
 def test_an_answer_after_a_tool_attempt_is_refused(
     backend: Any, isolated_home: Path, tmp_path: Path
 ) -> None:
-    if not hasattr(backend, "tool_reply"):
-        pytest.skip("a Chat Completions request offers no tool to attempt")
+    if not hasattr(backend, "tool_reply") or backend.name == "anthropic":
+        pytest.skip("no tool to attempt: the answer itself is the one tool call")
     home = isolated_home
     pwn = tmp_path / "pwned.txt"
     backend.start([backend.tool_reply(pwn), GOOD])
