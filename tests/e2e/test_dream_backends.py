@@ -136,7 +136,9 @@ class Codex:
 
     def configure(self, base_url: str) -> None:
         codex_home = Path(os.environ["CODEX_HOME"])
-        self.rc.write_codex_home(codex_home, base_url, None, sandbox="read-only")
+        # a hook of the person's, trusted: a dream must not run it
+        hooks = self.rc.hooks_document(f"touch {self.tmp / 'hook-ran'}")
+        self.rc.write_codex_home(codex_home, base_url, hooks, sandbox="read-only")
         # an MCP server of the person's: it must not be started by a dream
         with (codex_home / "config.toml").open("a") as fh:
             fh.write(
