@@ -408,12 +408,16 @@ def _dream_checks(home: Home) -> list[Check]:
         return []
     out = []
     current, why = choice.in_use(config)
+    from wikimem.dream.backends import BACKENDS
+
+    if current not in BACKENDS:
+        return []  # the dream's own check says so (an unknown backend fails every dream)
     options = choice.survey(config)
     chosen = next((o for o in options if o.name == current), None)
     if chosen is not None and not chosen.usable and current != "offline":
         out.append(
             Check(
-                "dream",
+                "dream backend",
                 "warn",
                 f"dreams use {current} ({why}), which cannot work here: {chosen.detail}; "
                 "dreams run offline until it can",
@@ -421,20 +425,20 @@ def _dream_checks(home: Home) -> list[Check]:
             )
         )
     else:
-        out.append(Check("dream", "ok", f"dreams use {current} ({why})"))
+        out.append(Check("dream backend", "ok", f"dreams use {current} ({why})"))
     for o in options:
         if o.name == current:
             continue
         state = "could be used" if o.usable else "not available"
-        out.append(Check("dream", "info", f"{o.name}: {state}: {o.detail}; costs {o.cost}"))
+        out.append(Check("dream backend", "info", f"{o.name}: {state}: {o.detail}; costs {o.cost}"))
     sends = choice.estimate(home, config).line()
-    out.append(Check("dream", "info", f"what a model dream would send now: {sends}"))
+    out.append(Check("dream backend", "info", f"what a model dream would send now: {sends}"))
     if current != "offline":
         from wikimem.dream import usage
 
         out.append(
             Check(
-                "dream",
+                "dream backend",
                 "info",
                 "model use today: "
                 + usage.summary(

@@ -23,6 +23,16 @@ change nothing). A model may write only inside its chunk's project, `profile/`, 
 `tools/`, at most `MAX_OPERATIONS` operations an answer, and never (un)pins a note. Writes the
 gate blocks for a reason that may pass later are parked and retried by the next dream
 (`wikimem.dream.carry`).
+
+The model path (docs/dream-backends.md): a model backend is called through
+`wikimem.dream.backends.Metered` (the day's caps, the prompt redacted, usage counted). When the
+model is unavailable (`BackendUnavailable`: unreachable, refused, over the cap) that chunk and the
+rest of the dream are consolidated by the offline rules, and the chunks are kept for a later
+dream whose model answers, which sends them to it once (before its new events, without writing
+their digests again). An answer that must not be applied (`AnswerRefused`, or one whose every
+operation was rejected) sends its chunk to the offline rules too, not to be revisited. The result
+says how many chunks ran where and why (`DreamResult.fallback_line`), and `state/dream-last.json`
+keeps it for `wikimem status`.
 """
 
 from __future__ import annotations
