@@ -15,7 +15,7 @@ import pytest
 
 from wikimem.config import DreamConfig
 from wikimem.dream.anthropic_backend import AnthropicBackend
-from wikimem.dream.base import BackendError, DreamRequest, Prompt
+from wikimem.dream.base import BackendError, BackendUnavailable, DreamRequest, Prompt
 from wikimem.dream.ops import OPERATIONS_SCHEMA, Delete, Upsert
 from wikimem.dream.prompt import SYSTEM_PROMPT
 
@@ -342,13 +342,29 @@ def test_rate_limit_honours_retry_after(waits: list[float]) -> None:
     assert len(proposal.operations) == 1
 
 
-def test_connection_errors_are_retried(waits: list[float]) -> None:
-    api = ScriptedAPI(httpx2.ConnectError("connection refused"), message(tool_use([PNPM])))
+def test_a_connection_dropped_mid_answer_is_retried(waits: list[float]) -> None:
+    api = ScriptedAPI(httpx2.RemoteProtocolError("peer closed"), message(tool_use([PNPM])))
     proposal = run(api, waits)
 
     assert len(api.requests) == 2
     assert waits == [2.0]
     assert len(proposal.operations) == 1
+
+
+def test_no_connection_at_all_gives_up_at_once_so_the_dream_falls_back(
+    waits: list[float],
+) -> None:
+    # (was: retried 4 times with growing waits; a dream with no network sat 89 s, then failed)
+    api = ScriptedAPI(httpx2.ConnectError("connection refused"), message(tool_use([PNPM])))
+    with pytest.raises(BackendUnavailable, match="cannot connect"):
+        run(api, waits)
+    assert len(api.requests) == 1 and waits == []
+
+
+def test_a_server_that_keeps_failing_makes_the_backend_unavailable(waits: list[float]) -> None:
+    api = ScriptedAPI(*[error(529, "overloaded_error", "Overloaded") for _ in range(3)])
+    with pytest.raises(BackendUnavailable, match="after 2 retries"):
+        run(api, waits, max_retries=2)
 
 
 def test_bad_key_fails_at_once_with_a_hint(waits: list[float]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from wikimem.config import DreamConfig
-from wikimem.dream.base import BackendError, DreamRequest, Prompt
+from wikimem.dream.base import AnswerRefused, BackendError, DreamRequest, Prompt
 from wikimem.dream.claude_cli import ClaudeCliBackend, extract_json
 from wikimem.dream.ops import OPERATIONS_SCHEMA, Upsert
 from wikimem.dream.prompt import SYSTEM_PROMPT
@@ -289,6 +289,14 @@ def test_error_result_names_the_cause(fake_claude: FakeClaude) -> None:
 def test_error_result_with_status_zero_is_a_backend_error(fake_claude: FakeClaude) -> None:
     fake_claude.script({"stdout": cli_output("", is_error=True, subtype="error_during_execution")})
     with pytest.raises(BackendError, match="error_during_execution"):
+        propose()
+
+
+def test_an_answer_after_a_tool_attempt_is_refused(fake_claude: FakeClaude) -> None:
+    # no tool is offered: a second turn means the model called one and Claude Code refused it
+    out = json.loads(cli_output(fenced([PNPM])))
+    fake_claude.script({"stdout": json.dumps({**out, "num_turns": 2})})
+    with pytest.raises(AnswerRefused, match="tried to use a tool"):
         propose()
 
 

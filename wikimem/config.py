@@ -15,6 +15,7 @@ from wikimem.home import Home
 from wikimem.rawconfig import DEFAULTS, ConfigError, load_raw
 
 __all__ = [
+    "DEFAULT_CLAUDE_MODEL",
     "DEFAULT_CONFIG_TEXT",
     "Config",
     "ConfigError",
@@ -22,6 +23,9 @@ __all__ = [
     "default_config_text",
     "load_config",
 ]
+
+# The model of the Claude backends (anthropic, claude-cli) when `dream.model` is empty.
+DEFAULT_CLAUDE_MODEL = "claude-sonnet-5-5"
 
 DEFAULT_CONFIG_TEXT = """\
 # wikimem configuration. Every value below is the default; uncomment to change it.
@@ -33,8 +37,16 @@ DEFAULT_CONFIG_TEXT = """\
 # min_score = 0.0              # raise to inject only stronger matches per prompt
 
 [dream]
-# backend = "auto"        # auto = anthropic when ANTHROPIC_API_KEY is set, else offline; or "claude-cli"
-# model = "claude-sonnet-5-5"
+# Which model (if any) a dream sends your sessions to: {docs}/dream-backends.md
+# backend = "auto"        # auto = anthropic when ANTHROPIC_API_KEY is set, else offline;
+#                         # opt-in: "claude-cli", "codex-cli", "gemini-cli" (spend your plan),
+#                         # "openai" (any OpenAI-compatible server: Ollama, LM Studio, vLLM, ...)
+# model = ""              # "" = the backend's default (anthropic, claude-cli: claude-sonnet-5-5)
+# base_url = ""           # openai: e.g. "http://localhost:11434/v1" (Ollama)
+# api_key_env = ""        # openai: the variable holding the key ("" = OPENAI_API_KEY if set)
+# max_calls_per_day = 100         # model calls a day at most (0 = no cap); then offline
+# max_tokens_per_day = 2000000    # model tokens a day at most (0 = no cap); then offline
+# timeout_seconds = 300   # one model call (a CLI run, an HTTP answer)
 # auto = true             # spawn a detached dream after a session ends when due
 # min_new_events = 50
 # min_interval_minutes = 180
@@ -106,6 +118,11 @@ class DreamConfig:
     index_chars: int
     related_notes: int
     notes_chars: int = 24000
+    base_url: str = ""
+    api_key_env: str = ""
+    max_calls_per_day: int = 100
+    max_tokens_per_day: int = 2000000
+    timeout_seconds: int = 300
 
 
 @dataclass(frozen=True)
@@ -192,7 +209,8 @@ def from_raw(raw: dict[str, Any]) -> Config:
     timeout = float(gate["timeout_seconds"])
     return Config(
         inject=InjectConfig(**raw["inject"]),
-        dream=DreamConfig(**raw["dream"]),
+        # over the defaults: a config cache written by an older wikimem lacks the newer keys
+        dream=DreamConfig(**{**DEFAULTS["dream"], **raw["dream"]}),
         events=EventsConfig(**raw["events"]),
         gate=GateConfig(
             secrets=gate["secrets"],

@@ -493,7 +493,60 @@ def diagnose(home: Home, project_dir: str | None = None) -> list[Check]:
     from wikimem import heldback  # after _index_checks brought the index up to date
 
     checks += [Check(f.area, f.status, f.detail, f.fix) for f in heldback.findings(home)]
+    checks += _dream_checks(home)
     return checks + _wiring(home, project_dir)
+
+
+def _dream_checks(home: Home) -> list[Check]:
+    """Which model a dream would use, what else could be used here, and what it would send."""
+    from wikimem.config import ConfigError, load_config
+    from wikimem.dream import choice
+
+    try:
+        config = load_config(home)
+    except ConfigError:
+        return []
+    out = []
+    current, why = choice.in_use(config)
+    from wikimem.dream.backends import BACKENDS
+
+    if current not in BACKENDS:
+        return []  # the dream's own check says so (an unknown backend fails every dream)
+    options = choice.survey(config)
+    chosen = next((o for o in options if o.name == current), None)
+    if chosen is not None and not chosen.usable and current != "offline":
+        out.append(
+            Check(
+                "dream backend",
+                "warn",
+                f"dreams use {current} ({why}), which cannot work here: {chosen.detail}; "
+                "dreams run offline until it can",
+                f"fix that, or set another `backend` under [dream] in {home.config_path}",
+            )
+        )
+    else:
+        out.append(Check("dream backend", "ok", f"dreams use {current} ({why})"))
+    for o in options:
+        if o.name == current:
+            continue
+        state = "could be used" if o.usable else "not available"
+        out.append(Check("dream backend", "info", f"{o.name}: {state}: {o.detail}; costs {o.cost}"))
+    sends = choice.estimate(home, config).line()
+    out.append(Check("dream backend", "info", f"what a model dream would send now: {sends}"))
+    if current != "offline":
+        from wikimem.dream import usage
+
+        out.append(
+            Check(
+                "dream backend",
+                "info",
+                "model use today: "
+                + usage.summary(
+                    home, config.dream.max_calls_per_day, config.dream.max_tokens_per_day
+                ),
+            )
+        )
+    return out
 
 
 def _wiring(home: Home, project_dir: str | None) -> list[Check]:

@@ -26,7 +26,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
     "inject": {"session_start_chars": 8000, "prompt_chars": 3000, "min_score": 0.0},
     "dream": {
         "backend": "auto",
-        "model": "claude-sonnet-5-5",
+        "model": "",
+        "base_url": "",
+        "api_key_env": "",
         "auto": True,
         "min_new_events": 50,
         "min_interval_minutes": 180,
@@ -36,6 +38,9 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "index_chars": 6000,
         "related_notes": 12,
         "notes_chars": 24000,
+        "max_calls_per_day": 100,
+        "max_tokens_per_day": 2000000,
+        "timeout_seconds": 300,
     },
     "events": {"max_output_bytes": 4096, "max_prompt_bytes": 16384, "retention_days": 90},
     "gate": {

@@ -119,6 +119,13 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
 
     extra.update(leftovers.counts(home))
     extra.update(heldback.counts(home))
+    from wikimem.config import ConfigError, load_config
+    from wikimem.dream.choice import status_lines
+
+    try:
+        extra.update(status_lines(home, load_config(home)))
+    except ConfigError:
+        pass  # `doctor` and every command say what is wrong with config.toml
     return Status(
         extra=extra,
         home=home.root,

@@ -25,6 +25,20 @@ from wikimem.home import Home
 
 
 def _show(result: DreamResult) -> None:
+    if result.prompts:
+        for i, text in enumerate(result.prompts, 1):
+            console.print(
+                f"===== chunk {i} of {len(result.prompts)}: what {result.backend} would send =====",
+                markup=False,
+                highlight=False,
+            )
+            console.print(text, markup=False, highlight=False)
+        console.print(
+            f"(show-prompt: nothing was sent, nothing written; {result.events} events. A chunk "
+            "after the first would also show the notes earlier chunks changed.)",
+            markup=False,
+        )
+        return
     if result.dry_run:
         console.print(result.diff or "nothing would change", markup=False, highlight=False)
         console.print(
@@ -40,8 +54,13 @@ def _show(result: DreamResult) -> None:
             if items:
                 what.append(f"{len(items)} {label}")
         summary = ", ".join(what) or "no changes"
+        label = result.backend
+        if result.offline_chunks and not result.model_chunks:
+            label += ", ran offline"
+        elif result.offline_chunks:
+            label += f", {result.offline_chunks} chunk(s) offline"
         console.print(
-            f"dream ({result.backend}): {result.events} events from {len(result.sessions)} sessions → {summary}"
+            f"dream ({label}): {result.events} events from {len(result.sessions)} sessions → {summary}"
             + (f"; commit {result.commit[:10]}" if result.commit else ""),
             markup=False,
         )
@@ -70,6 +89,9 @@ def _show(result: DreamResult) -> None:
         err_console.print(f"quarantined the event at {where}: {reason}", markup=False)
     for warning in result.warnings:
         err_console.print(f"warning: {warning}", markup=False)
+    fell_back = result.fallback_line()
+    if fell_back:
+        err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
 
 
 def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
@@ -104,6 +126,14 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Print the diff it would commit; change nothing.")
         ] = False,
+        show_prompt: Annotated[
+            bool,
+            typer.Option(
+                "--show-prompt",
+                help="With --dry-run: print exactly what each chunk would send to the model "
+                "(redacted as sent); call no model.",
+            ),
+        ] = False,
         drop_parked: Annotated[
             bool,
             typer.Option(
@@ -125,6 +155,8 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"expected one of {', '.join(BACKENDS)}", param_hint="--backend"
             )
+        if show_prompt and not dry_run:
+            raise typer.BadParameter("needs --dry-run", param_hint="--show-prompt")
         the_home = home_of(home) if auto else initialised_home(home)
         if auto:
             # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
@@ -142,13 +174,14 @@ def register(app: typer.Typer) -> None:
             if "error" in entry:
                 raise typer.Exit(1)
             return
-        if json_out or not console.is_terminal:
+        if json_out or not console.is_terminal or show_prompt:
             result = _synced(
                 the_home,
                 background=False,
                 backend_name=backend,
                 dry_run=dry_run,
                 drop_parked=drop_parked,
+                show_prompt=show_prompt,
             )
         else:
             with Progress(
@@ -171,5 +204,8 @@ def register(app: typer.Typer) -> None:
                 )
         if json_out:
             print_json(result.as_dict())
+            fell_back = result.fallback_line()
+            if fell_back:
+                err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
         else:
             _show(result)

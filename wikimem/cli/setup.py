@@ -105,8 +105,21 @@ def register(app: typer.Typer) -> None:
     def init(home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
         """Create the memory home: config.toml, events/, state/ and memory/ (a git repository)."""
         result = init_home(home_of(home))
+        from wikimem.config import load_config
+        from wikimem.dream import choice
+
+        config = load_config(result.home)
+        options = choice.survey(config)
+        sends = choice.estimate(result.home, config)
         if json_out:
-            print_json({"home": result.home.root, "created": list(result.created)})
+            print_json(
+                {
+                    "home": result.home.root,
+                    "created": list(result.created),
+                    "dream_backends": [o.as_dict() for o in options],
+                    "dream_sends": sends.__dict__,
+                }
+            )
             return
         if result.changed:
             console.print(f"initialised {result.home.root}", markup=False)
@@ -116,6 +129,18 @@ def register(app: typer.Typer) -> None:
             console.print(
                 f"{result.home.root} is already initialised; nothing changed", markup=False
             )
+        console.print("\ndream backends on this machine:", markup=False)
+        for o in options:
+            mark = "*" if o.in_use else ("+" if o.usable else "-")
+            console.print(f"  {mark} {o.name:<11} {o.detail}", markup=False, highlight=False)
+            console.print(f"    {'':<11} costs: {o.cost}", markup=False, highlight=False)
+        console.print(f"({choice.how_to_choose(config)}.)", markup=False, highlight=False)
+        console.print(
+            f"what a model dream would send: {sends.line()}; see it exactly with "
+            "`wikimem dream --dry-run --show-prompt --backend NAME`",
+            markup=False,
+            highlight=False,
+        )
 
     @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def hook(client: ClientArg, home: str | None = HomeOption) -> None:

@@ -9,10 +9,14 @@ Contract:
   error `tool_result`, asking for the corrected complete list; the corrected answer replaces the
   first. Whatever is still invalid comes back in `Proposal.rejected`: invalid operations never
   raise. If the corrected answer is unusable, the first answer's valid operations are kept.
-- 429, 5xx (529 overloaded included) and connection errors are retried with exponential backoff,
-  or after the server's `retry-after` when it sends one, at most `max_retries` times; then, and on
-  any other API error, `BackendError` with a one-line reason.
-- `Proposal.notes` tells the user the token usage and the retries.
+- 429, 5xx (529 overloaded included) and a connection dropped mid-answer are retried with
+  exponential backoff, or after the server's `retry-after` when it sends one, at most
+  `max_retries` times; then `BackendUnavailable`. A connection that cannot be made at all (no
+  network, refused, nothing within `CONNECT_TIMEOUT`), a request that times out, a key refused
+  (401, 403) or a model unknown (404) are `BackendUnavailable` at once: the dream then goes on
+  offline within seconds (and `wikimem.dream.backends` probes the host before the first
+  request of a dream). Another 4xx is a request fault.
+- `Proposal.notes` tells the user the token usage and the retries; `Proposal.usage` counts them.
 
 The SDK's own retries are off (`max_retries=0`): the loop here is the only one, and its waits go
 through the injected `sleep`, so tests can see them without waiting.
@@ -21,11 +25,13 @@ through the injected `sleep`, so tests can see them without waiting.
 from __future__ import annotations
 
 import email.utils
+import json
 import os
 import time
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import anthropic
 import httpx2
@@ -39,8 +45,15 @@ from anthropic.types import (
     ToolUseBlock,
 )
 
-from wikimem.config import DreamConfig
-from wikimem.dream.base import BackendError, DreamRequest, Proposal, ReadNote
+from wikimem.config import DEFAULT_CLAUDE_MODEL, DreamConfig
+from wikimem.dream.base import (
+    BackendError,
+    BackendUnavailable,
+    DreamRequest,
+    Proposal,
+    ReadNote,
+    Usage,
+)
 from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
 from wikimem.dream.ops import OPERATIONS_SCHEMA, Operation, Rejected, parse_operations
 
@@ -54,6 +67,8 @@ BACKOFF_MAX = 60.0
 RETRY_AFTER_MAX = 600.0  # a server asking for more than this is not worth waiting for in full
 # Explicit, so a large configured max_tokens is not refused by the SDK's non-streaming guard.
 REQUEST_TIMEOUT = 600.0
+CONNECT_TIMEOUT = 5.0  # a host that does not take the connection in this long is not there
+API_URL = "https://api.anthropic.com"
 
 
 def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -167,11 +182,19 @@ class AnthropicBackend:
     def from_config(cls, config: DreamConfig) -> AnthropicBackend:
         api_key = os.environ.get("ANTHROPIC_API_KEY", "").strip()
         if not api_key:
-            raise BackendError(
+            raise BackendUnavailable(
                 "the anthropic dream backend needs ANTHROPIC_API_KEY; set it, or choose "
                 'backend = "offline" (or "claude-cli") under [dream] in config.toml'
             )
-        return cls(config.model, config.max_tokens, config.max_retries, api_key=api_key)
+        return cls(
+            config.model or DEFAULT_CLAUDE_MODEL,
+            config.max_tokens,
+            config.max_retries,
+            api_key=api_key,
+        )
+
+    def describe(self) -> str:
+        return f"anthropic ({self.model})"
 
     def propose(self, request: DreamRequest, read: ReadNote) -> Proposal:
         prompt = request.prompt
@@ -187,7 +210,10 @@ class AnthropicBackend:
             return _validate(self._create(prompt.system, again, tally))
 
         final, corrected = correct_once(first, ask_again, "anthropic", "reply", request.check)
-        return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
+        usage = Usage(tally.requests, tally.input_tokens, tally.output_tokens)
+        return Proposal(
+            final.operations, final.final_rejections, self._notes(tally, corrected), usage
+        )
 
     def _correction(self, answer: Answer) -> MessageParam:
         text = correction_text(answer)
@@ -208,7 +234,8 @@ class AnthropicBackend:
         ]
         return {"role": "user", "content": results}
 
-    def _create(self, system: str, messages: list[MessageParam], tally: _Tally) -> Message:
+    def params(self, system: str, messages: list[MessageParam]) -> dict[str, Any]:
+        """The request's parameters: the JSON body the SDK sends."""
         # Tools are cached together with the system block: the cache prefix is tools, then system.
         system_blocks: list[TextBlockParam] = [
             {"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}
@@ -219,23 +246,38 @@ class AnthropicBackend:
             "input_schema": OPERATIONS_SCHEMA,
         }
         choice: ToolChoiceToolParam = {"type": "tool", "name": TOOL_NAME}
+        return {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "system": system_blocks,
+            "messages": messages,
+            "tools": [tool],
+            "tool_choice": choice,
+        }
+
+    def preview(self, request: DreamRequest) -> str:
+        prompt = request.prompt
+        assert prompt is not None
+        body = self.params(prompt.system, [{"role": "user", "content": prompt.user}])
+        url = str(self._client.base_url).rstrip("/") + "/v1/messages"
+        return f"POST {url}\n" + json.dumps(body, indent=1, ensure_ascii=False)
+
+    def _create(self, system: str, messages: list[MessageParam], tally: _Tally) -> Message:
+        params = self.params(system, messages)
         attempt = 0
         while True:
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always", DeprecationWarning)
                     message = self._client.messages.create(
-                        model=self.model,
-                        max_tokens=self.max_tokens,
-                        system=system_blocks,
-                        messages=messages,
-                        tools=[tool],
-                        tool_choice=choice,
-                        timeout=REQUEST_TIMEOUT,
+                        **params,
+                        timeout=httpx2.Timeout(REQUEST_TIMEOUT, connect=CONNECT_TIMEOUT),
                     )
                 self._keep_warnings(caught, tally)
             except anthropic.APIStatusError as exc:
                 reason = _status_reason(exc)
+                if exc.status_code in (401, 403, 404):
+                    raise BackendUnavailable(self._fatal(exc, reason)) from None
                 if not _retryable(exc.status_code):
                     raise BackendError(
                         self._fatal(exc, reason),
@@ -247,11 +289,19 @@ class AnthropicBackend:
                 else:
                     wait = min(wait, RETRY_AFTER_MAX)
             except anthropic.APIConnectionError as exc:
-                reason = (
-                    "connection error"
-                    if not isinstance(exc, anthropic.APITimeoutError)
-                    else "timeout"
-                )
+                if isinstance(exc, anthropic.APITimeoutError):
+                    raise BackendUnavailable(
+                        "anthropic: the API did not answer in time (timeout)"
+                    ) from None
+                cause = exc.__cause__
+                if isinstance(cause, httpx2.ConnectError | httpx2.ConnectTimeout) or (
+                    isinstance(cause, OSError) and not isinstance(cause, httpx2.HTTPError)
+                ):
+                    detail = one_line(str(cause), 120) or "no connection"
+                    raise BackendUnavailable(
+                        f"anthropic: cannot connect to the API ({detail})"
+                    ) from None
+                reason = "connection error"
                 wait = self._backoff(attempt)
             except anthropic.AnthropicError as exc:
                 raise BackendError(f"Anthropic API call failed: {one_line(str(exc))}") from None
@@ -263,10 +313,11 @@ class AnthropicBackend:
                     request_fault=True,
                 ) from None
             else:
+                assert isinstance(message, Message)
                 tally.add(message)
                 return message
             if attempt >= self.max_retries:
-                raise BackendError(
+                raise BackendUnavailable(
                     f"Anthropic API still failing after {attempt} "
                     f"retr{'y' if attempt == 1 else 'ies'} (last: {reason})"
                 )

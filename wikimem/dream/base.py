@@ -3,6 +3,14 @@
 A backend turns one chunk of new events of one project, plus the notes relevant to them, into
 note operations. Model backends read `DreamRequest.prompt` (bounded: see `wikimem.dream.prompt`);
 the offline backend reads the structured `sessions` and the current notes through `read`.
+
+How a model backend fails tells the dream what to do with the chunk:
+  - `BackendUnavailable`: the model cannot be used now (unreachable, not signed in, the key or
+    the model refused, over the day's cap): this chunk and the rest of the dream run offline,
+    and a later dream with the model available revisits them;
+  - `AnswerRefused`: the model answered, but with something that must not be applied (it tried
+    to run a tool, say): this chunk runs offline;
+  - any other `BackendError`: the chunk is deferred and tried again by the next dream.
 """
 
 from __future__ import annotations
@@ -29,6 +37,34 @@ class BackendError(WikimemError):
     def __init__(self, message: str, *, request_fault: bool = False) -> None:
         super().__init__(message)
         self.request_fault = request_fault
+
+
+class BackendUnavailable(BackendError):
+    """The model cannot be used now: this dream goes on offline (one line says why)."""
+
+
+class AnswerRefused(BackendError):
+    """The model's answer must not be applied (a tool run, say): this chunk goes offline."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the calls of one `propose` cost: counted against the day's caps."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.calls + other.calls,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+        )
 
 
 @dataclass(frozen=True)
@@ -67,6 +103,9 @@ class DreamRequest:
     # Why an operation must not be applied (None: it may): the runner's checks, applied by model
     # backends before their correction round so the model can fix what it got wrong.
     check: Callable[[Operation], str | None] | None = None
+    # These events were consolidated offline earlier (the model was unavailable); the model is
+    # asked for what the offline rules missed, and no digest is written again.
+    revisit: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,6 +113,7 @@ class Proposal:
     operations: tuple[Operation, ...]
     rejected: tuple[Rejected, ...] = field(default=())
     notes: tuple[str, ...] = field(default=())  # anything worth telling the user (retries, costs)
+    usage: Usage = field(default=Usage())
 
 
 class Backend(Protocol):

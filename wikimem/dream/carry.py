@@ -8,6 +8,11 @@ Contract (docs/reliability.md):
   - **Deferred**: the events of one project in one chunk whose backend call failed (network,
     overload, a reply cut short twice). The rest of the dream proceeds; these records are tried
     again by the next dream, and quarantined after `MAX_ATTEMPTS` failures.
+  - **Revisit**: the events of a chunk consolidated offline because the model backend was
+    unavailable (unreachable, refused, over its day's cap). Their notes and digests are written;
+    a later dream whose model answers sends them to the model once more, for what the offline
+    rules missed, and then drops them. Kept at most `REVISIT_DAYS` days and `REVISIT_RECORDS`
+    records (the oldest go first).
   - **Quarantined**: a record no dream can consolidate (a session id with a NUL, a record that
     makes the backend raise on its own). Kept in `state/quarantine.jsonl` with the reason,
     counted by `status` and `doctor`, never retried, never in the way of the others.
@@ -35,6 +40,8 @@ from wikimem.wiki import gitenv
 CARRY_FILE = "carry.json"
 QUARANTINE_FILE = "quarantine.jsonl"
 MAX_ATTEMPTS = 3
+REVISIT_DAYS = 14
+REVISIT_RECORDS = 5000
 DREAM_TRAILER = "Wikimem-Dream"
 
 
@@ -66,12 +73,14 @@ class Carry:
     parked: tuple[Parked, ...] = ()
     deferred: tuple[Deferred, ...] = ()
     notes: tuple[str, ...] = field(default=())  # what loading it had to say (a corrupt file)
+    revisit: tuple[Deferred, ...] = ()  # consolidated offline; for the model when it answers
 
     def as_json(self) -> dict[str, Any]:
         return {
             "dream": self.dream,
             "parked": [asdict(p) for p in self.parked],
             "deferred": [asdict(d) for d in self.deferred],
+            "revisit": [asdict(d) for d in self.revisit],
         }
 
 
@@ -109,6 +118,7 @@ def _from_json(data: Any) -> Carry:
         dream=str(data.get("dream", "")),
         parked=tuple(_parked(p) for p in data.get("parked", [])),
         deferred=tuple(_deferred(d) for d in data.get("deferred", [])),
+        revisit=tuple(_deferred(d) for d in data.get("revisit", [])),
     )
 
 
@@ -145,7 +155,7 @@ def load_carry(home: Home, recorded: Callable[[str], bool]) -> Carry:
                 )
             )
     chosen = current if current.dream and recorded(current.dream) else previous
-    return Carry(chosen.dream, chosen.parked, chosen.deferred, notes)
+    return Carry(chosen.dream, chosen.parked, chosen.deferred, notes, chosen.revisit)
 
 
 def save_carry(home: Home, new: Carry, previous: Carry) -> None:
@@ -210,6 +220,56 @@ def peek(home: Home) -> Carry:
         return Carry()
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         return Carry(notes=(f"state/{CARRY_FILE} is unreadable",))
+
+
+def prune_revisit(entries: Iterable[Deferred], stamp: str) -> tuple[list[Deferred], list[str]]:
+    """(the entries still to revisit, what was let go): older than `REVISIT_DAYS` go."""
+    from datetime import datetime, timedelta
+
+    try:
+        cutoff = (
+            datetime.fromisoformat(stamp.replace("Z", "+00:00")) - timedelta(days=REVISIT_DAYS)
+        ).strftime("%Y-%m-%dT%H:%M:%S")
+    except ValueError:
+        return list(entries), []
+    kept: list[Deferred] = []
+    gone = 0
+    for entry in entries:
+        if entry.since and entry.since[:19] < cutoff:
+            gone += len(entry.records)
+        else:
+            kept.append(entry)
+    notes = (
+        [
+            f"{gone} event(s) consolidated offline over {REVISIT_DAYS} days ago are no longer kept "
+            "for the model"
+        ]
+        if gone
+        else []
+    )
+    return kept, notes
+
+
+def cap_revisit(entries: Iterable[Deferred]) -> tuple[tuple[Deferred, ...], list[str]]:
+    """The newest entries holding at most `REVISIT_RECORDS` records (the oldest go first)."""
+    kept: list[Deferred] = []
+    total = 0
+    dropped = 0
+    for entry in reversed(list(entries)):
+        if total + len(entry.records) > REVISIT_RECORDS:
+            dropped += len(entry.records)
+            continue
+        kept.append(entry)
+        total += len(entry.records)
+    notes = (
+        [
+            f"{dropped} older event(s) consolidated offline are no longer kept for the model "
+            f"(at most {REVISIT_RECORDS} wait)"
+        ]
+        if dropped
+        else []
+    )
+    return tuple(reversed(kept)), notes
 
 
 def merge3(current: str, base: str, mine: str) -> str | None:

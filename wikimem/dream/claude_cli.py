@@ -20,14 +20,16 @@ Contract:
   corrected answer replaces the first, whatever is still invalid is returned in
   `Proposal.rejected`, and an unusable correction keeps the first answer's valid operations.
 - A missing binary, a non-zero exit, an error result or a run longer than `timeout` seconds
-  raise `BackendError` with a one-line reason. Token usage and the reported cost go in the notes.
+  raise `BackendUnavailable` with a one-line reason (the dream then runs offline). A run of
+  more than one turn (the model called a tool, which Claude Code refused: none is offered)
+  raises `AnswerRefused`. Token usage and the reported cost go in the notes.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -35,10 +37,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from wikimem.config import DreamConfig
-from wikimem.dream.base import BackendError, DreamRequest, Proposal, ReadNote
-from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
-from wikimem.dream.ops import OPERATIONS_SCHEMA, parse_operations
+from wikimem.config import DEFAULT_CLAUDE_MODEL, DreamConfig
+from wikimem.dream import textreply
+from wikimem.dream.base import (
+    AnswerRefused,
+    BackendError,
+    BackendUnavailable,
+    DreamRequest,
+    Proposal,
+    ReadNote,
+    Usage,
+)
+from wikimem.dream.correction import Answer, correct_once, one_line
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -52,83 +62,11 @@ NESTED_SESSION_VARS = (
     "CLAUDE_CODE_CHILD_SESSION",
     "CLAUDE_PROJECT_DIR",
 )
-RAW_CLIP = 400  # how much of a rejected operation is quoted back
-ANSWER_CLIP = 60000  # how much of the previous answer the correction run repeats
-SCAN_LIMIT = 200  # `{` positions tried when the object is buried in prose
-
-ANSWER_RULES = """
-
-## How to answer in this setting
-There are no tools here: do NOT try to call `apply_operations` or any other tool. Instead, your
-whole reply is ONE JSON object, exactly the input that `apply_operations` would take:
-{"operations": [...]}, with an empty list when nothing durable was learned. No prose before or
-after it. The object must match this JSON schema:
-"""
-
-# The closing fence must start a line: a ``` inside a JSON string (a note body quoting code)
-# follows the two characters \n, never a real newline.
-_FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)\n[ \t]*```", re.S)
-_OPERATIONS_START = re.compile(r'\{\s*"operations"\s*:')
-
-
-def system_prompt(system: str) -> str:
-    """The dream rules, plus how to answer without the tool (the schema quoted)."""
-    return system.rstrip() + ANSWER_RULES + json.dumps(OPERATIONS_SCHEMA, indent=1) + "\n"
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value an answer holds: the whole text, a fenced block, or an object in prose.
-
-    Raises ValueError when there is none."""
-    stripped = text.strip()
-    candidates = [stripped] + [m.group(1).strip() for m in _FENCE.finditer(text)]
-    for candidate in candidates:
-        try:
-            return json.loads(candidate)
-        except ValueError:
-            continue
-    decoder = json.JSONDecoder()
-    starts = [m.start() for m in _OPERATIONS_START.finditer(text)]
-    starts += [i for i, ch in enumerate(text) if ch == "{"][:SCAN_LIMIT]
-    for start in dict.fromkeys(starts):
-        try:
-            value, _ = decoder.raw_decode(text, start)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    raise ValueError("the answer held no JSON object")
-
-
-def _validate(text: str, truncated: bool = False) -> Answer:
-    """The answer's operations; `truncated` when the CLI reports the model hit max_tokens (such
-    an answer is sent back even when what arrived parses)."""
-    try:
-        data = extract_json(text)
-    except ValueError as exc:
-        return Answer(text, (), (), str(exc), truncated)
-    items = data.get("operations") if isinstance(data, dict) else data
-    if not isinstance(items, list):
-        return Answer(
-            text, (), (), 'the answer must be a JSON object {"operations": [...]}', truncated
-        )
-    ops, rejected = parse_operations(items)
-    return Answer(text, tuple(ops), tuple(rejected), None, truncated)
-
-
-def correction_prompt(user: str, answer: Answer) -> str:
-    """The second run's input: the first prompt, the previous answer and what was wrong with it."""
-    wrong = what_was_wrong(answer, "answer")
-    previous = str(answer.raw).strip()
-    if len(previous) > ANSWER_CLIP:
-        previous = previous[:ANSWER_CLIP] + "\n[… clipped …]"
-    return (
-        f"{user.rstrip()}\n\n## Your previous answer\n{previous}\n\n"
-        f"## What was wrong with it\n{wrong}\n\n"
-        'Answer again with ONLY the corrected COMPLETE JSON object {"operations": [...]}, the '
-        "valid operations included: it replaces your previous answer. Drop an operation you "
-        "cannot fix.\n"
-    )
+# Kept here too: tests and callers import them from this module.
+system_prompt = textreply.system_prompt
+extract_json = textreply.extract_json
+correction_prompt = textreply.correction_input
+_validate = textreply.validate
 
 
 @dataclass
@@ -197,7 +135,13 @@ class ClaudeCliBackend:
 
     @classmethod
     def from_config(cls, config: DreamConfig) -> ClaudeCliBackend:
-        return cls(config.model)
+        return cls(
+            config.model or DEFAULT_CLAUDE_MODEL,
+            timeout=float(config.timeout_seconds),
+        )
+
+    def describe(self) -> str:
+        return f"claude-cli ({self.model})"
 
     def propose(self, request: DreamRequest, read: ReadNote) -> Proposal:
         prompt = request.prompt
@@ -205,25 +149,21 @@ class ClaudeCliBackend:
             raise BackendError("the claude-cli backend was given no prompt")
         exe = shutil.which(self.binary)
         if exe is None:
-            raise BackendError(
+            raise BackendUnavailable(
                 f"the claude-cli dream backend needs the Claude Code CLI, but {self.binary!r} "
                 "is not on PATH; install Claude Code, or choose another [dream] backend"
             )
         system = system_prompt(prompt.system)
         tally = _Tally()
-        first = _validate(*self._run(exe, system, self._first_input(prompt.user), tally))
+        first = _validate(*self._run(exe, system, textreply.first_input(prompt.user), tally))
 
         def ask_again(answer: Answer) -> Answer:
             return _validate(*self._run(exe, system, correction_prompt(prompt.user, answer), tally))
 
         final, corrected = correct_once(first, ask_again, "claude-cli", "answer", request.check)
-        return Proposal(final.operations, final.final_rejections, self._notes(tally, corrected))
-
-    @staticmethod
-    def _first_input(user: str) -> str:
-        return (
-            user.rstrip() + "\n\nThere is no tool here: instead of calling it, reply with ONLY "
-            'the JSON object {"operations": [...]} that the call would carry.\n'
+        usage = Usage(tally.runs, tally.input_tokens + tally.cache_read, tally.output_tokens)
+        return Proposal(
+            final.operations, final.final_rejections, self._notes(tally, corrected), usage
         )
 
     def command(self, exe: str, system: str) -> list[str]:
@@ -237,6 +177,16 @@ class ClaudeCliBackend:
             "--settings", HOOKS_OFF,
             "--no-session-persistence",
         ]  # fmt: skip
+
+    def preview(self, request: DreamRequest) -> str:
+        prompt = request.prompt
+        assert prompt is not None
+        argv = self.command(self.binary, "SYSTEM_PROMPT")
+        return (
+            f"$ {shlex.join(argv)}\n(run in an empty temporary directory)\n"
+            f"--- SYSTEM_PROMPT (--system-prompt) ---\n{system_prompt(prompt.system)}"
+            f"--- stdin ---\n{textreply.first_input(prompt.user)}"
+        )
 
     def _run(self, exe: str, system: str, stdin: str, tally: _Tally) -> tuple[str, bool]:
         """One CLI run; the model's answer text, and whether it was cut off at max_tokens."""
@@ -257,11 +207,11 @@ class ClaudeCliBackend:
                     check=False,
                 )
             except subprocess.TimeoutExpired:
-                raise BackendError(
+                raise BackendUnavailable(
                     f"claude did not answer within {self.timeout:g} s (timeout); try again later"
                 ) from None
             except OSError as exc:
-                raise BackendError(f"could not run {exe}: {exc.strerror or exc}") from None
+                raise BackendUnavailable(f"could not run {exe}: {exc.strerror or exc}") from None
         result = _load_result(done.stdout or "")
         if done.returncode != 0:
             detail = ""
@@ -270,7 +220,9 @@ class ClaudeCliBackend:
             if not detail.strip():
                 lines = (done.stderr or "").strip().splitlines()
                 detail = lines[-1] if lines else "no message"
-            raise BackendError(f"claude exited with status {done.returncode}: {one_line(detail)}")
+            raise BackendUnavailable(
+                f"claude exited with status {done.returncode}: {one_line(detail)}"
+            )
         if result is None:
             shown = one_line(done.stdout or "", 120) or "nothing"
             raise BackendError(f"claude printed no JSON result (got: {shown})")
@@ -281,8 +233,16 @@ class ClaudeCliBackend:
             detail = (
                 text if isinstance(text, str) and text.strip() else str(result.get("errors") or "")
             )
-            raise BackendError(
+            raise BackendUnavailable(
                 f"claude reported an error ({subtype}): {one_line(detail) or 'no message'}"
+            )
+        turns = result.get("num_turns")
+        if (isinstance(turns, int) and turns > 1) or result.get("permission_denials"):
+            # No tool is offered, so a second turn means the model called one anyway (Claude
+            # Code answered "no such tool"): a model talked into acting is not trusted.
+            raise AnswerRefused(
+                f"claude-cli: the model tried to use a tool ({turns} turns) although none is "
+                "offered; its answer is not applied"
             )
         return text, result.get("stop_reason") == "max_tokens"
 

@@ -76,6 +76,16 @@ Rules:
 """
 
 
+REVISIT_NOTE = """
+## These events were already consolidated without a model
+On {day} the model was unavailable, so wikimem's offline rules consolidated the events below:
+the notes shown hold what those rules found, and the session digests are written. Add only
+what the rules missed (claims, pitfalls, decisions with their reasons), correct what they got
+wrong, and do not restate a claim already in a note. These events are older than the notes: a
+claim in a note dated after them is newer, so never replace it with what these events said.
+"""
+
+
 @dataclass(frozen=True)
 class CatalogEntry:
     path: str
@@ -147,12 +157,15 @@ def build_prompt(
     search: Search | None = None,
     rendered: str | None = None,
     conflicts: Sequence[str] = (),
+    revisit: str = "",
 ) -> Prompt:
     events_text = rendered if rendered is not None else render_chunk(sessions)
     candidates = related_paths(project, catalog, events_text, related_notes, search)
     related = list(dict.fromkeys([*conflicts, *candidates]))
-    parts = [
-        f"Project: {project}\nToday: {today}\n",
+    parts = [f"Project: {project}\nToday: {today}\n"]
+    if revisit:
+        parts.append(REVISIT_NOTE.format(day=revisit))
+    parts += [
         "## Catalogue of existing notes (path — title)\n",
         catalog_text(project, catalog, index_chars),
         "\n\n## Notes you may change (shown whole unless marked clipped)\n",

@@ -23,11 +23,22 @@ change nothing). A model may write only inside its chunk's project, `profile/`, 
 `tools/`, at most `MAX_OPERATIONS` operations an answer, and never (un)pins a note. Writes the
 gate blocks for a reason that may pass later are parked and retried by the next dream
 (`wikimem.dream.carry`).
+
+The model path (docs/dream-backends.md): a model backend is called through
+`wikimem.dream.backends.Metered` (the day's caps, the prompt redacted, usage counted). When the
+model is unavailable (`BackendUnavailable`: unreachable, refused, over the cap) that chunk and the
+rest of the dream are consolidated by the offline rules, and the chunks are kept for a later
+dream whose model answers, which sends them to it once (before its new events, without writing
+their digests again). An answer that must not be applied (`AnswerRefused`, or one whose every
+operation was rejected) sends its chunk to the offline rules too, not to be revisited. The result
+says how many chunks ran where and why (`DreamResult.fallback_line`), and `state/dream-last.json`
+keeps it for `wikimem status`.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
 import sqlite3
 import time
@@ -42,15 +53,25 @@ from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
 from wikimem.dream import carry as carrying
-from wikimem.dream.base import Backend, BackendError, DreamRequest, Proposal, SessionEvents
+from wikimem.dream.backends import BACKENDS, Metered, select_backend
+from wikimem.dream.base import (
+    AnswerRefused,
+    Backend,
+    BackendError,
+    BackendUnavailable,
+    DreamRequest,
+    Proposal,
+    SessionEvents,
+)
 from wikimem.dream.carry import Carry, Deferred, Parked
 from wikimem.dream.claims import hold_new
 from wikimem.dream.guard import ChunkGuard
-from wikimem.dream.offline import digest_operations
+from wikimem.dream.offline import OfflineBackend, digest_operations
 from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
 from wikimem.dream.reader import Damaged, damage_report, new_events, pending_count
 from wikimem.dream.render import render_event
+from wikimem.dream.usage import Meter
 from wikimem.dream.watermark import (
     TRAILER,
     Watermark,
@@ -61,6 +82,7 @@ from wikimem.dream.watermark import (
     state_problem,
 )
 from wikimem.errors import WikimemError
+from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
 from wikimem.recall.index import Index, open_index
@@ -121,9 +143,33 @@ class DreamResult:
     diff: str = ""
     prompt_chars: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    # the model path: chunks the model consolidated, chunks that ran offline instead and why
+    model_chunks: int = 0
+    offline_chunks: int = 0
+    fallback: list[str] = field(default_factory=list)
+    revisited: int = 0  # records an earlier fall-back left, now seen by the model
+    revisit_pending: int = 0  # records still waiting for the model
+    prompts: list[str] = field(default_factory=list)  # --show-prompt: what would be sent
 
     def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "diff" or self.dry_run}
+        hidden = {"diff"} if not self.dry_run else set()
+        if not self.prompts:
+            hidden.add("prompts")
+        return {k: v for k, v in self.__dict__.items() if k not in hidden}
+
+    def fallback_line(self) -> str | None:
+        """The one line that says a model dream ran (partly) offline, and why."""
+        if not self.fallback:
+            return None
+        chunks = self.model_chunks + self.offline_chunks
+        reason = self.fallback[0]
+        if reason.startswith(f"{self.backend}: "):
+            reason = reason[len(self.backend) + 2 :]
+        more = f" (and {len(self.fallback) - 1} other reason(s))" if len(self.fallback) > 1 else ""
+        return (
+            f"{self.backend}: {self.offline_chunks} of {chunks} chunk(s) consolidated offline: "
+            f"{reason}{more}"
+        )
 
 
 class Overlay:
@@ -272,29 +318,6 @@ class Overlay:
         return out
 
 
-BACKENDS = ("auto", "offline", "anthropic", "claude-cli")
-
-
-def select_backend(name: str, config: Config) -> Backend:
-    if name == "auto":
-        name = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
-    if name == "offline":
-        from wikimem.dream.offline import OfflineBackend
-
-        return OfflineBackend()
-    if name == "anthropic":
-        from wikimem.dream.anthropic_backend import AnthropicBackend
-
-        return AnthropicBackend.from_config(config.dream)
-    if name == "claude-cli":
-        from wikimem.dream.claude_cli import ClaudeCliBackend
-
-        return ClaudeCliBackend.from_config(config.dream)
-    raise WikimemError(
-        f"unknown dream backend {name!r}; expected auto, offline, anthropic or claude-cli"
-    )
-
-
 def current_watermark(home: Home, wiki: Wiki) -> Watermark:
     """The newer of state/watermark.json and this machine's latest consolidation trailer."""
     mark = load_state(home)
@@ -389,15 +412,26 @@ def run_dream(
     search: Search | None = None,
     config: Config | None = None,
     drop_parked: bool = False,
+    show_prompt: bool = False,
 ) -> DreamResult:
+    """`show_prompt` (with `dry_run`): the model is not called; the result's `prompts` hold,
+    per chunk, exactly what would be sent."""
     config = config or load_config(home)
     backend = backend or select_backend(backend_name or config.dream.backend, config)
+    dry_run = dry_run or show_prompt
     try:
         with file_lock(
             home.state("dream.lock"), timeout=0, what="the wiki (a dream is already running)"
         ):
             return _run_locked(
-                home, config, backend, dry_run, progress, search, drop_parked=drop_parked
+                home,
+                config,
+                backend,
+                dry_run,
+                progress,
+                search,
+                drop_parked=drop_parked,
+                show_prompt=show_prompt,
             )
     except LockBusy:
         raise DreamBusy(
@@ -443,6 +477,8 @@ class _Pass:
         self.first_error: BackendError | None = None
         self.gave_up = False  # some records were quarantined after repeated backend failures
         self.faulty_requests = 0  # chunks whose own request failed (deferred, not fatal)
+        self.offline = OfflineBackend()
+        self.revisit: list[Deferred] = []  # consolidated offline now, for the model later
 
     @property
     def stopped(self) -> bool:
@@ -453,7 +489,12 @@ class _Pass:
         self.result.quarantined.append((where, reason))
 
     def consolidate(
-        self, project: str, records: list[dict[str, Any]], before: Deferred | None = None
+        self,
+        project: str,
+        records: list[dict[str, Any]],
+        before: Deferred | None = None,
+        *,
+        revisit: Deferred | None = None,
     ) -> None:
         attempts = before.attempts if before else 0
         if self.stopped:
@@ -461,8 +502,25 @@ class _Pass:
             self._defer(project, records, reason, attempts, before)
             return
         try:
-            proposal, request, guard = self._propose(project, records)
+            proposal, request, guard = self._propose(project, records, revisit)
+        except BackendUnavailable as exc:
+            # The model cannot be used now: offline for this chunk (and, through Metered, the
+            # rest of the dream); the model sees these events later.
+            if revisit is not None:
+                self.revisit.append(revisit)  # done offline already: it waits for the model
+                return
+            self._offline(project, records, str(exc), queue=True)
+            return
+        except AnswerRefused as exc:
+            if revisit is None:
+                self._offline(project, records, str(exc), queue=False)
+            else:
+                self._note_fallback(str(exc))
+            return
         except BackendError as exc:
+            if revisit is not None:
+                self.revisit.append(revisit)
+                return
             if not exc.request_fault:  # the backend itself is down: count towards giving up
                 self.in_a_row += 1
                 self.first_error = self.first_error or exc
@@ -471,6 +529,8 @@ class _Pass:
             self._defer(project, records, str(exc), attempts + 1, before)
             return
         except Exception as exc:  # a poisoned record, or a bug: narrow it down
+            if revisit is not None:
+                return  # its records were consolidated once already: let them go
             if len(records) > 1:
                 half = len(records) // 2
                 self.consolidate(project, records[:half], before)
@@ -481,7 +541,50 @@ class _Pass:
             return
         self.in_a_row = 0
         self.successes += 1
+        if guard is not None and not proposal.operations and proposal.rejected:
+            # Nothing of the model's answer could be applied (malformed, hostile): the answer is
+            # refused, said why, and the chunk consolidated by the offline rules instead.
+            self.result.notes.extend(proposal.notes)
+            self.result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
+            why = f"the model's answer was refused ({proposal.rejected[0].reason})"
+            if revisit is None:
+                self._offline(project, records, why, queue=False)
+            else:
+                self._note_fallback(why)
+            return
+        if guard is not None:
+            self.result.model_chunks += 1
+            if revisit is not None:
+                self.result.revisited += len(records)
         self._apply(request, guard, proposal)
+
+    def _note_fallback(self, reason: str) -> None:
+        if reason not in self.result.fallback:
+            self.result.fallback.append(reason)
+
+    def _offline(
+        self, project: str, records: list[dict[str, Any]], reason: str, *, queue: bool
+    ) -> None:
+        """Consolidate with the offline rules instead of the model."""
+        self._note_fallback(reason)
+        group = _group(records).get(project, [])
+        request = DreamRequest(project, tuple(group), self.today, None, self.overlay.under)
+        try:
+            proposal = self.offline.propose(request, self.overlay.read)
+        except Exception as exc:  # the offline rules choking on a record: narrow it down
+            if len(records) > 1:
+                half = len(records) // 2
+                self._offline(project, records[:half], reason, queue=queue)
+                self._offline(project, records[half:], reason, queue=queue)
+                return
+            where = f"{records[0].get('client')}:{records[0].get('session')!r:.40}@{records[0].get('ts')}"
+            self.quarantine_record(where, records[0], f"{exc.__class__.__name__}: {exc}")
+            return
+        self.result.offline_chunks += 1
+        self.successes += 1
+        self._apply(request, None, proposal)
+        if queue:
+            self.revisit.append(Deferred(project, reason, tuple(records), 0, self.stamp))
 
     def _defer(
         self,
@@ -504,7 +607,7 @@ class _Pass:
         self.result.deferred.append((project, len(records), reason))
 
     def _propose(
-        self, project: str, records: list[dict[str, Any]]
+        self, project: str, records: list[dict[str, Any]], revisit: Deferred | None = None
     ) -> tuple[Proposal, DreamRequest, ChunkGuard | None]:
         group = _group(records).get(project, [])
         prompt = None
@@ -520,6 +623,7 @@ class _Pass:
                 index_chars=self.config.dream.index_chars,
                 notes_chars=self.config.dream.notes_chars,
                 search=self.search,
+                revisit=revisit.since[:10] if revisit is not None else "",
             )
             self.result.prompt_chars.append(prompt.size)
             guard = ChunkGuard(project, group, self.overlay.read, self.overlay.under, prompt)
@@ -530,6 +634,7 @@ class _Pass:
             prompt,
             self.overlay.under,
             guard.check if guard is not None else None,
+            revisit.since[:10] if revisit is not None else "",
         )
         return self.backend.propose(request, self.overlay.read), request, guard
 
@@ -581,9 +686,9 @@ class _Pass:
                 self.catalog.pop(op.path, None)
             elif isinstance(op, Move):
                 self.catalog[op.to_path] = self.catalog.pop(op.from_path, op.to_path)
-        if guard is not None:
+        if guard is not None and not request.revisit:
             # A model is not asked for digests: wikimem writes one per session, as offline,
-            # linked to the notes this chunk changed.
+            # linked to the notes this chunk changed (a revisited chunk has its digest).
             changed = [p for p in self.overlay.changed if p not in before]
             for op in digest_operations(request, self.overlay.read, changed):
                 self.overlay.apply(op, self.stamp)
@@ -612,10 +717,19 @@ def _run_locked(
     search: Search | None,
     *,
     drop_parked: bool = False,
+    show_prompt: bool = False,
 ) -> DreamResult:
     started = time.monotonic()
     wiki = Wiki(home, config)
     result = DreamResult(backend=backend.name, dry_run=dry_run)
+    if backend.needs_prompt:
+        if not isinstance(backend, Metered):
+            meter = Meter(home, config.dream.max_calls_per_day, config.dream.max_tokens_per_day)
+            backend = Metered(backend, meter)
+        if show_prompt:
+            backend.preview = result.prompts
+    elif show_prompt:
+        result.prompts.append(f"({backend.name}: nothing leaves this machine)")
     if not dry_run:
         with file_lock(home.state("memory.lock")):
             wiki.recover()  # a dream a crash interrupted: roll its half-written files back first
@@ -665,6 +779,15 @@ def _run_locked(
     for deferred in carry.deferred:
         result.events += len(deferred.records)
         work.consolidate(deferred.project, list(deferred.records), deferred)
+    waiting, expired = carrying.prune_revisit(carry.revisit, stamp)
+    result.warnings.extend(expired)
+    if backend.needs_prompt and not show_prompt:
+        # Chunks an earlier dream had to consolidate offline: the model sees them now, oldest
+        # first and before the new events, so a newer statement still comes last.
+        for entry in waiting:
+            work.consolidate(entry.project, list(entry.records), revisit=entry)
+    else:
+        work.revisit.extend(waiting)
     offsets = dict(mark.with_file_ids(home.events_dir).offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
     damaged: list[Damaged] = []
@@ -755,7 +878,9 @@ def _run_locked(
                         attempts=old.attempts + 1 if old else 1,
                     )
                 )
-        new = Carry(dream_id, tuple(parked), tuple(work.deferred))
+        revisit, dropped = carrying.cap_revisit(work.revisit)
+        result.warnings.extend(dropped)
+        new = Carry(dream_id, tuple(parked), tuple(work.deferred), revisit=revisit)
         carrying.save_carry(home, new, carry)
         carrying.quarantine(home, work.quarantine)
 
@@ -788,8 +913,40 @@ def _run_locked(
         _crash_point("dream_before_watermark")
         save_state(home, new_mark)
         _retention(home, new_mark, config.events.retention_days)
+    result.revisit_pending = sum(len(d.records) for d in carrying.cap_revisit(work.revisit)[0])
+    if not dry_run:
+        _record_last(home, result, stamp)
     result.seconds = round(time.monotonic() - started, 3)
     return result
+
+
+LAST_DREAM_FILE = "dream-last.json"
+
+
+def _record_last(home: Home, result: DreamResult, stamp: str) -> None:
+    """What `status` says about the last dream: its backend, and whether it ran offline."""
+    data = {
+        "ts": stamp,
+        "backend": result.backend,
+        "model_chunks": result.model_chunks,
+        "offline_chunks": result.offline_chunks,
+        "fallback": result.fallback_line(),
+        "revisited": result.revisited,
+        "revisit_pending": result.revisit_pending,
+    }
+    try:
+        atomic_write(home.state(LAST_DREAM_FILE), json.dumps(data) + "\n", 0o600)
+    except OSError:
+        pass
+
+
+def last_dream(home: Home) -> dict[str, Any] | None:
+    try:
+        with open(home.state(LAST_DREAM_FILE), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 def _index_search(home: Home) -> tuple[Index | None, Search | None]:
@@ -877,4 +1034,12 @@ def _retention(home: Home, mark: Watermark, days: int) -> None:
             continue
 
 
-__all__ = ["BackendError", "DreamBusy", "DreamResult", "run_dream", "select_backend"]
+__all__ = [
+    "BACKENDS",
+    "BackendError",
+    "DreamBusy",
+    "DreamResult",
+    "last_dream",
+    "run_dream",
+    "select_backend",
+]
