@@ -79,11 +79,16 @@ def _home_checks(home: Home) -> list[Check]:
 
 
 def _git_checks(home: Home) -> list[Check]:
-    from wikimem.config import load_config
+    from wikimem.config import ConfigError, from_raw, load_config
+    from wikimem.rawconfig import merge
     from wikimem.wiki.gitstore import GitError, Store
 
     try:
-        store = Store(home.memory_dir, load_config(home).git)
+        git = load_config(home).git
+    except ConfigError:  # the config check says so; memory/ is checked all the same
+        git = from_raw(merge({})).git
+    try:
+        store = Store(home.memory_dir, git)
         dirty = store.dirty_paths()
         head = store.head()
     except (GitError, Exception) as exc:  # a broken repository must not stop the other checks

@@ -1,1 +1,7 @@
-"""The dream pass: consolidate recorded sessions into the wiki (DESIGN §7). See `runner`."""
+"""The dream pass: consolidate recorded sessions into the wiki (DESIGN §7). See `runner`.
+
+This package's own module holds only what the command line needs before a dream runs (the
+backends' names), so `wikimem --help` does not import the runner.
+"""
+
+BACKENDS = ("auto", "offline", "anthropic", "claude-cli")

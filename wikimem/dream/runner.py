@@ -268,9 +268,6 @@ class Overlay:
         return out
 
 
-BACKENDS = ("auto", "offline", "anthropic", "claude-cli")
-
-
 def select_backend(name: str, config: Config) -> Backend:
     if name == "auto":
         name = "anthropic" if os.environ.get("ANTHROPIC_API_KEY") else "offline"
