@@ -37,8 +37,6 @@ from wikimem.home import Home, resolve_home
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from wikimem.config import Config
-
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -113,13 +111,16 @@ def initialised_home(value: str | None) -> Home:
     return home
 
 
-def checked_config(home: Home) -> Config:
-    """The home's configuration, or ConfigError (one line, exit 1) for an unknown key, a value
-    of the wrong type or a file that is not TOML: every command refuses it the same way, rather
-    than some acting on defaults while others stop."""
+def checked_config(home: Home) -> None:
+    """ConfigError (one line, exit 1) for a config.toml with an unknown key, a value of the
+    wrong type or text that is not TOML: every command refuses it the same way, rather than
+    some acting on defaults while others stop. A home without the file (not made yet, or not a
+    directory) is left to the command, which says what is wrong with the home itself."""
+    if not os.path.isfile(home.config_path):
+        return
     from wikimem.config import load_config
 
-    return load_config(home)
+    load_config(home)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
