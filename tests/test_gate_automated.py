@@ -100,4 +100,6 @@ def test_an_uncommitted_hand_edit_counts_as_the_persons(home: Path) -> None:
     commit_by_hand(home, "general/x.md", note(body="a\nb\nc\nd\n"), "x\n\nWikimem-Source: dream")
     (home / "memory" / "general" / "x.md").write_text(note(body="a\nb\nc\nd\nmine\n"))
     check = gate(home).check(MemoryWrite("general/x.md", "delete", None, "mcp"))
-    assert check.status == "blocked" and check.retry and "holds what you wrote" in check.reason
+    assert (
+        check.status == "blocked" and check.retry and "holds what the person wrote" in check.reason
+    )

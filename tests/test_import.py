@@ -199,6 +199,26 @@ def test_the_project_is_found_without_transcripts(home: Path, claude: dict[str, 
     assert any("working directory" in w for w in data["warnings"])
 
 
+def test_a_memory_md_link_to_a_missing_topic_file_is_reported(
+    home: Path, claude: dict[str, Path]
+) -> None:
+    """Claude Code lists a memory in MEMORY.md whose topic file is gone (deleted by hand, or never
+    written): the import says so instead of passing over it in silence."""
+    index = claude["memory"] / "MEMORY.md"
+    index.write_text(
+        index.read_text()
+        + "- [Release train](project_release_train.md) — weekly, Thursdays\n"
+        + "- [[reference_oncall]] — the pager rota\n"
+    )
+    code, data, err = cli("import", "claude-auto-memory")
+    assert code == 0, err
+    assert len(data["written"]) == 4  # the topic files that exist are imported
+    missing = [w for w in data["warnings"] if "do not exist" in w]
+    assert len(missing) == 1, data["warnings"]
+    assert "project_release_train.md" in missing[0] and "reference_oncall.md" in missing[0]
+    assert "feedback_testing.md" not in missing[0]  # a link to a file that is there is fine
+
+
 def test_claude_folder_names_are_encoded_as_claude_code_does() -> None:
     assert encode("/home/me/my_app.v2") == "-home-me-my-app-v2"
     assert encode("/Users/Ana/Projects/acme api") == "-Users-Ana-Projects-acme-api"

@@ -211,6 +211,50 @@ def test_protected_path_is_blocked_for_mcp_and_reported(wiki_home: Home, in_acme
     assert commits(wiki_home) == before
 
 
+def test_a_refusal_to_change_a_persons_note_tells_the_agent_what_it_can_do(
+    wiki_home: Home, in_acme: str
+) -> None:
+    """Nothing waits for consent over MCP (only a dream parks a write): the refusal does not send
+    the agent to `dream --drop-parked`, it says how the note can still change."""
+    tools = MemoryTools(wiki_home, in_acme)
+    before = commits(wiki_home)
+    with pytest.raises(WriteBlocked) as deleted:
+        tools.delete("profile/preferences.md")  # written with `remember`: the person's
+    refusal = str(deleted.value)
+    assert "holds what the person wrote" in refusal
+    assert "parked" not in refusal and "dream" not in refusal, refusal
+    assert "wikimem forget profile/preferences.md" in refusal
+    note = Path(wiki_home.memory_dir, "profile", "preferences.md").read_text()
+    lines = "".join(f"- rule {i}\n" for i in range(12))
+    Path(wiki_home.memory_dir, "profile", "preferences.md").write_text(note + lines)
+    subprocess.run(["git", "-C", wiki_home.memory_dir, "commit", "-qam", "mine"], check=True)
+    with pytest.raises(WriteBlocked) as rewritten:
+        tools.write("- one rule only\n", path="profile/preferences.md", replace=True)
+    refusal = str(rewritten.value)
+    assert "holds what the person wrote" in refusal and "parked" not in refusal, refusal
+    assert "keep their lines" in refusal and "wikimem edit profile/preferences.md" in refusal
+    assert commits(wiki_home) == before + 1  # only the person's own commit
+
+
+def test_a_note_the_person_writes_while_the_server_runs_is_theirs_too(
+    wiki_home: Home, in_acme: str
+) -> None:
+    """The server gates many batches with one gate: who wrote what is read again for each, so a
+    note the person commits after the agent's first write is protected from its next one."""
+    tools = MemoryTools(wiki_home, in_acme)
+    tools.write("Deploys need a green CI run first", project="acme-api")  # the gate reads authors
+    lines = "".join(f"- rule {i}\n" for i in range(12))
+    Path(wiki_home.memory_dir, "general").mkdir(exist_ok=True)
+    Path(wiki_home.memory_dir, "general", "rules.md").write_text(
+        f"---\ntitle: Rules\nkind: general\n---\n{lines}"
+    )
+    subprocess.run(["git", "-C", wiki_home.memory_dir, "add", "-A"], check=True)
+    subprocess.run(["git", "-C", wiki_home.memory_dir, "commit", "-qm", "mine"], check=True)
+    with pytest.raises(WriteBlocked, match="holds what the person wrote"):
+        tools.write("- one rule only\n", path="general/rules.md", replace=True)
+    assert "- rule 11" in Path(wiki_home.memory_dir, "general", "rules.md").read_text()
+
+
 def test_a_secret_in_the_text_is_redacted_by_the_gate(wiki_home: Home, in_acme: str) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     key = "sk-ant-api03-" + "B" * 40

@@ -581,3 +581,35 @@ def test_cached_word_counts_follow_the_notes(home: Path) -> None:
     index.refresh()
     assert index._document_frequencies(("zebra",)) == {"zebra": 6}
     assert index._document_frequencies(("okapi",)) == {"okapi": 0}
+
+
+def test_another_project_is_reached_by_its_repository_name_without_the_owner(
+    home: Path, project: str, tmp_path: Path
+) -> None:
+    """A home whose billing notes were written from a clone of `git@github.com:acme/billing.git`
+    (slug `acme-billing`, as it always was): from another project, "billing" reaches them, and a
+    prompt that merely says "api" or "web" reaches no project of that name."""
+    from wikimem.dream.runner import run_dream
+
+    billing = str(make_repo(tmp_path / "code" / "billing", "git@github.com:acme/billing.git"))
+    said = "remember: the invoice job in billing runs nightly and batches 500 invoices per run"
+    run_hook("claude", prompt_payload(said, billing, "s-billing"))
+    run_dream(Home(str(home)), backend_name="offline")
+    filed = [p.relative_to(home / "memory").as_posix() for p in (home / "memory").rglob("*.md")]
+    assert any(p.startswith("projects/acme-billing/") for p in filed), filed  # the slug is kept
+    seed(home)
+    text = context_of(
+        run_hook("claude", prompt_payload("why is the invoice job in billing slow?", project, "s1"))
+    )
+    assert "500 invoices per run" in text and "projects/acme-billing/" in text
+    # the other direction: words of a project's name that are common words name nothing
+    web = context_of(
+        run_hook("claude", prompt_payload("where do web components live?", project, "s2"))
+    )
+    assert "acme-web" not in web and "Tailwind" not in web
+    named = context_of(
+        run_hook(
+            "claude", prompt_payload("where do components live in the web repo?", project, "s3")
+        )
+    )
+    assert "Tailwind" in named

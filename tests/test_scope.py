@@ -27,3 +27,41 @@ def test_named_projects_are_whole_words() -> None:
     assert named_projects("the acme-apis are different", known) == frozenset()
     assert project_of("projects/acme-api/x.md") == "acme-api"
     assert project_of("profile/x.md") is None
+
+
+def test_a_repository_is_named_with_or_without_its_owner() -> None:
+    """`git@github.com:acme/billing.git` gives the slug `acme-billing`; a prompt says "billing"."""
+    known = ["acme-billing", "acme-api", "globex-billing-service"]
+    for text in (
+        "why is the invoice job in billing slow?",
+        "what does Billing's invoice job do?",
+        "in acme/billing, how are invoices numbered?",
+        "clone git@github.com:acme/billing.git first",
+        "the acme billing repo",
+        "acme_billing",
+    ):
+        assert "acme-billing" in named_projects(text, known), text
+    # a longer name, a file or another identifier is not the name
+    for text in ("billing-v2 is new", "see billing.py", "the billingservice", "rebilling"):
+        assert named_projects(text, known) == frozenset(), text
+    # an owner with a hyphen, a name with one: every tail of the slug is a possible name
+    assert named_projects("the billing-service deploy", known) == {"globex-billing-service"}
+
+
+def test_a_common_word_names_a_project_only_with_a_word_saying_so() -> None:
+    """A repository called `api` or `web` is not named by every prompt that says api or web."""
+    known = ["acme-api", "acme-web", "web", "acme-web-app"]
+    for text in (
+        "the api returns 500 on login",
+        "add a web page for settings",
+        "the web app is slow",
+        "does the API use pagination?",
+    ):
+        assert named_projects(text, known) == frozenset(), text
+    assert named_projects("in the api repo, how do we paginate?", known) == {"acme-api"}
+    assert named_projects("the web project's linter", known) == {"acme-web", "web"}
+    assert named_projects("check the api's repository", known) == {"acme-api"}
+    # written as one identifier, a name of common words is meant as a name
+    assert named_projects("the web-app build", known) == {"acme-web-app"}
+    # the whole slug holds the owner, which is rarely a common word
+    assert named_projects("acme api pagination", known) == {"acme-api"}

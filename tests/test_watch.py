@@ -161,6 +161,32 @@ def test_claude_auto_memory_is_imported_as_it_changes(home: Path, tmp_path: Path
         running.thread.join(WAIT)
 
 
+def test_an_import_warning_is_a_warning_not_an_error(home: Path, tmp_path: Path) -> None:
+    """A MEMORY.md line that points to no topic file is something the import went on without:
+    `watch --json` reports it as a warning, and `--once` still succeeds."""
+    repo = make_repo(tmp_path / "api", "git@github.com:acme/api.git")
+    config = tmp_path / "claude"
+    memory = config / "projects" / encode(str(repo)) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- remember the staging host is stg-2\n")
+    (memory / "feedback_style.md").write_text(
+        "---\nname: Style\ndescription: Small diffs\ntype: feedback\n---\nKeep diffs small.\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem", "watch", "--once", "--json", "--claude-auto-memory"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "CLAUDE_CONFIG_DIR": str(config)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    reports = [json.loads(line) for line in proc.stdout.splitlines()]
+    about_index = [r for r in reports if "MEMORY.md" in r["message"]]
+    assert about_index and all(r["kind"] == "warning" for r in about_index), reports
+    assert not [r for r in reports if r["kind"] == "error"], reports
+    assert any(r["kind"] == "imported" for r in reports)
+
+
 def test_once_commits_what_is_pending_and_exits(home: Path) -> None:
     (home / "memory" / "general").mkdir()
     (home / "memory" / "general" / "later.md").write_text(note("Later", "Written while off."))

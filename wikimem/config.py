@@ -1,7 +1,8 @@
 """Typed configuration (DESIGN §9) for everything off the hook path.
 
 Contract: `load_config(home)` returns frozen dataclasses built from `config.toml` merged over
-`rawconfig.DEFAULTS`; a malformed file raises `ConfigError` with a one-line reason.
+`rawconfig.DEFAULTS`; a malformed file raises `ConfigError` with a one-line reason that starts
+with the file's path.
 `default_config_text()` is what `wikimem init` writes: every default, commented, with the real
 paths of the docs and templates that came with this installation.
 """
@@ -237,4 +238,11 @@ def _sync(raw: dict[str, Any]) -> SyncConfig:
 
 
 def load_config(home: Home) -> Config:
-    return from_raw(load_raw(home))
+    try:
+        return from_raw(load_raw(home))
+    except ConfigError as exc:
+        # Said the same way by every command: which file, then what is wrong in it.
+        message = str(exc)
+        if not message.startswith(home.config_path):
+            message = f"{home.config_path}: {message}"
+        raise ConfigError(message) from None

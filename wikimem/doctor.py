@@ -90,11 +90,16 @@ def _home_checks(home: Home) -> list[Check]:
 
 
 def _git_checks(home: Home) -> list[Check]:
-    from wikimem.config import load_config
+    from wikimem.config import ConfigError, from_raw, load_config
+    from wikimem.rawconfig import merge
     from wikimem.wiki.gitstore import GitError, NotOwned, Store, back_on_branch
 
     try:
-        store = Store(home.memory_dir, load_config(home).git)
+        git = load_config(home).git
+    except ConfigError:  # the config check says so; memory/ is checked all the same
+        git = from_raw(merge({})).git
+    try:
+        store = Store(home.memory_dir, git)
     except NotOwned as exc:
         return [Check("git", "fail", str(exc).split(". ", 1)[0], str(exc).split(". ", 1)[-1])]
     except (GitError, Exception) as exc:  # a broken repository must not stop the other checks
@@ -508,7 +513,7 @@ def _dream_checks(home: Home) -> list[Check]:
         return []
     out = []
     current, why = choice.in_use(config)
-    from wikimem.dream.backends import BACKENDS
+    from wikimem.dream import BACKENDS
 
     if current not in BACKENDS:
         return []  # the dream's own check says so (an unknown backend fails every dream)

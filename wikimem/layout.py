@@ -90,7 +90,7 @@ def init_home(home: Home) -> InitResult:
     try:
         config = load_config(home)
     except ConfigError as exc:
-        raise HomeError(f"config.toml: {exc}") from exc
+        raise HomeError(str(exc)) from exc  # the message names the file
     created.extend(_init_memory(home, config))
     from wikimem.wiki import pins
 

@@ -4,6 +4,16 @@ Only this package imports typer and rich; the core returns values. Every user-fa
 a `WikimemError`, printed as one line on stderr with exit code 1 (no traceback); bad usage exits 2
 (typer's own handling, and arguments that are not valid UTF-8). Text that came from outside
 (messages, note paths, git output) is never read as rich markup.
+
+Every command that uses a home gets it from `home_of` or `initialised_home`, which check
+config.toml: a malformed config is refused by every command with the same one-line message
+(`doctor` reports it among its checks, `uninstall` works regardless, and the hook, which never
+comes through here, falls back to the defaults).
+
+Start-up: importing this package and its verb modules loads typer and nothing heavy. Each verb
+imports what it needs (GitPython, the dream, the demo, rich's tables and markdown) inside its
+command function, and the consoles are made on first use, so `wikimem --version`, `--help` and
+`status` do not pay for the rest (`bench/cli_startup.py`; `tests/test_cli_startup.py`).
 """
 
 from __future__ import annotations
@@ -16,15 +26,16 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
 from wikimem import __version__
 from wikimem.errors import WikimemError
 from wikimem.home import Home, resolve_home
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -37,8 +48,26 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-console = Console(soft_wrap=True)
-err_console = Console(stderr=True, soft_wrap=True)
+
+
+class _LazyConsole:
+    """A rich Console made on first use: importing rich.console costs about as much as typer,
+    and `wikimem --version` or a `--help` never prints through one."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return getattr(self._console, name)
+
+
+console = cast("Console", _LazyConsole(soft_wrap=True))
+err_console = cast("Console", _LazyConsole(stderr=True, soft_wrap=True))
 
 HomeOption = typer.Option(
     None, "--home", help="Memory home (default: $WIKIMEM_HOME or ~/.wikimem)."
@@ -66,17 +95,37 @@ def _main(
 
 
 def home_of(value: str | None) -> Home:
-    return resolve_home(value)
+    """The home (`--home`, else $WIKIMEM_HOME, else ~/.wikimem), its config.toml checked."""
+    home = resolve_home(value)
+    checked_config(home)
+    return home
 
 
 def initialised_home(value: str | None) -> Home:
-    """The home, or a one-line error when `wikimem init` has not made it yet."""
+    """The home, or a one-line error when `wikimem init` has not made it yet; its config.toml
+    checked."""
     from wikimem.layout import require_initialised
 
-    return require_initialised(resolve_home(value))
+    home = require_initialised(resolve_home(value))
+    checked_config(home)
+    return home
+
+
+def checked_config(home: Home) -> None:
+    """ConfigError (one line, exit 1) for a config.toml with an unknown key, a value of the
+    wrong type or text that is not TOML: every command refuses it the same way, rather than
+    some acting on defaults while others stop. A home without the file (not made yet, or not a
+    directory) is left to the command, which says what is wrong with the home itself."""
+    if not os.path.isfile(home.config_path):
+        return
+    from wikimem.config import load_config
+
+    load_config(home)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
+    from rich.markup import escape
+
     err_console.print(
         f"[bold red]error:[/] {escape(message)}", markup=True, highlight=False, soft_wrap=True
     )

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.rule import Rule
-from rich.text import Text
 
 from wikimem.cli import JsonOption, console, handle_errors, print_json
-from wikimem.demo import Step, run_demo
+
+if TYPE_CHECKING:
+    from wikimem.demo import Step
 
 
 def _injected(output: str) -> str | None:
@@ -68,6 +68,10 @@ def register(app: typer.Typer) -> None:
     def demo(json_out: bool = JsonOption) -> None:
         """Run a recorded Claude Code → Codex → Cursor → Gemini CLI scenario in a temporary home
         (offline)."""
+        from rich.rule import Rule
+        from rich.text import Text
+
+        from wikimem.demo import run_demo
 
         def on_phase(title: str) -> None:
             if not json_out:

@@ -4,24 +4,24 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from wikimem.capture.events import utc_timestamp
 from wikimem.cli import (
     HomeOption,
     JsonOption,
     console,
     err_console,
     handle_errors,
-    home_of,
     initialised_home,
     print_json,
 )
-from wikimem.dream.runner import BACKENDS, DreamResult, run_dream
-from wikimem.home import Home
+from wikimem.dream import BACKENDS
+from wikimem.home import Home, resolve_home
+
+if TYPE_CHECKING:  # the runner is imported by the command: `wikimem --help` does not pay for it
+    from wikimem.dream.runner import DreamResult
 
 
 def _show(result: DreamResult) -> None:
@@ -97,6 +97,7 @@ def _show(result: DreamResult) -> None:
 def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
     """run_dream between two automatic syncs (`[sync] auto`): pull before, push after. A sync
     failure is recorded (status, doctor) and never fails the dream."""
+    from wikimem.dream.runner import run_dream
     from wikimem.sync.auto import around_dream
 
     def sync() -> None:
@@ -157,10 +158,13 @@ def register(app: typer.Typer) -> None:
             )
         if show_prompt and not dry_run:
             raise typer.BadParameter("needs --dry-run", param_hint="--show-prompt")
-        the_home = home_of(home) if auto else initialised_home(home)
+        # --auto: a config error, like any failure, is written to state/dream.log below
+        the_home = resolve_home(home) if auto else initialised_home(home)
         if auto:
             # Started detached by a hook: nobody sees stdout or stderr, so the outcome, failure
             # included, goes to state/dream.log (and `wikimem status` / `doctor` show it).
+            from wikimem.capture.events import utc_timestamp
+
             try:
                 entry = _synced(the_home, background=True, backend_name=backend).as_dict()
             except Exception as exc:
@@ -184,6 +188,14 @@ def register(app: typer.Typer) -> None:
                 show_prompt=show_prompt,
             )
         else:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
+
             with Progress(
                 TextColumn("dreaming"),
                 BarColumn(),

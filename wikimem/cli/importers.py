@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,9 +15,9 @@ from wikimem.cli import (
     initialised_home,
     print_json,
 )
-from wikimem.importers import claude_auto_memory, codex_memories
-from wikimem.importers.mirror import ImportResult, Scan, apply
-from wikimem.wiki.batch import Wiki
+
+if TYPE_CHECKING:  # each command imports what it uses: start-up stays light
+    from wikimem.importers.mirror import ImportResult, Scan
 
 import_app = typer.Typer(
     name="import",
@@ -50,6 +50,9 @@ def _report(result: ImportResult, json_out: bool) -> None:
 
 
 def _run(home: str | None, name: str, scan: Scan, json_out: bool) -> None:
+    from wikimem.importers.mirror import apply
+    from wikimem.wiki.batch import Wiki
+
     wiki = Wiki(initialised_home(home))
     _report(apply(wiki, name, scan), json_out)
 
@@ -66,6 +69,8 @@ def claude_cmd(
     dir: DirOption = None, home: str | None = HomeOption, json_out: bool = JsonOption
 ) -> None:
     """Claude Code's auto memory: ~/.claude/projects/*/memory/*.md (MEMORY.md is not copied)."""
+    from wikimem.importers import claude_auto_memory
+
     initialised_home(home)  # before reading anything
     _run(home, claude_auto_memory.NAME, claude_auto_memory.scan(dir), json_out)
 
@@ -76,6 +81,8 @@ def codex_cmd(
     dir: DirOption = None, home: str | None = HomeOption, json_out: bool = JsonOption
 ) -> None:
     """Codex CLI's memories: ~/.codex/memories/ (memory_summary.md and MEMORY.md)."""
+    from wikimem.importers import codex_memories
+
     initialised_home(home)
     _run(home, codex_memories.NAME, codex_memories.scan(dir), json_out)
 

@@ -3,29 +3,34 @@
 from __future__ import annotations
 
 import os
-import re
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from wikimem.cli import HomeOption, JsonOption, console, handle_errors, initialised_home, print_json
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
-from wikimem.rawconfig import load_raw
-from wikimem.recall.index import Hit, open_index, query_terms
-from wikimem.recall.inject import window
+
+if TYPE_CHECKING:
+    from rich.text import Text
+
+    from wikimem.recall.index import Hit
 
 SNIPPET_CHARS = 240
 
 
 def snippet(body: str, terms: list[str]) -> str:
     """The stretch of a passage around the words that matched (not merely its first lines)."""
+    from wikimem.recall.inject import window
+
     return window(" ".join(body.split()), terms, SNIPPET_CHARS)
 
 
 def _highlighted(text: str, terms: list[str]) -> Text:
+    import re
+
+    from rich.text import Text
+
     out = Text(text)
     for term in terms:
         # FTS5 matched the stem: mark every word that starts like the term. A str pattern (not
@@ -47,6 +52,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Ranked notes (best passage of each) for a query; the index is brought up to date first."""
+        from wikimem.recall.index import open_index, query_terms
+
         the_home = initialised_home(home)
         index = open_index(the_home.state_dir, the_home.memory_dir)
         try:
@@ -75,6 +82,9 @@ def register(app: typer.Typer) -> None:
         if not results:
             console.print("no matching notes", markup=False)
             return
+        from rich.table import Table
+        from rich.text import Text
+
         table = Table(show_edge=False)
         for col in ("score", "path", "snippet"):
             table.add_column(col, overflow="fold")
@@ -106,6 +116,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print what a hook would inject now (nothing is recorded as given)."""
         from wikimem.capture.hook import build_record
+        from wikimem.rawconfig import load_raw
         from wikimem.recall.inject import for_event
 
         if what not in ("session-start", "prompt"):

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import difflib
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.harness import CLIENTS
-from wikimem.harness.install import InstallResult, install, uninstall
-from wikimem.harness.mcpconfig import McpResult, install_mcp, uninstall_mcp
-from wikimem.layout import init_home
-from wikimem.status import collect
+from wikimem.home import resolve_home
+
+if TYPE_CHECKING:  # each command imports what it uses: start-up stays light
+    from wikimem.harness.install import InstallResult
+    from wikimem.harness.mcpconfig import McpResult
 
 
 def complete_client(incomplete: str) -> list[str]:
@@ -53,6 +52,8 @@ def _human(n: int) -> str:
 
 
 def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]:
+    from wikimem.harness.install import InstallResult
+
     if isinstance(result, InstallResult):
         data = result.as_dict()
     else:
@@ -64,6 +65,9 @@ def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]
 
 
 def _show_result(result: InstallResult | McpResult, verb: str) -> None:
+    from wikimem.harness.install import InstallResult
+    from wikimem.harness.mcpconfig import McpResult
+
     if isinstance(result, InstallResult) and result.removed:
         what = "would remove" if result.dry_run else "removed"
         console.print(
@@ -89,6 +93,8 @@ def _show_result(result: InstallResult | McpResult, verb: str) -> None:
 
 
 def _diff(result: InstallResult | McpResult, verb: str) -> str:
+    import difflib
+
     return "".join(
         difflib.unified_diff(
             result.before.splitlines(keepends=True),
@@ -104,6 +110,8 @@ def register(app: typer.Typer) -> None:
     @handle_errors
     def init(home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
         """Create the memory home: config.toml, events/, state/ and memory/ (a git repository)."""
+        from wikimem.layout import init_home
+
         result = init_home(home_of(home))
         from wikimem.config import load_config
         from wikimem.dream import choice
@@ -176,6 +184,10 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Wire wikimem's hooks into a harness config, keeping every other entry."""
+        from wikimem.harness.install import install
+        from wikimem.harness.mcpconfig import install_mcp
+        from wikimem.layout import init_home
+
         _check_client(client)
         the_home = home_of(home)
         if not dry_run:
@@ -204,8 +216,11 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Remove exactly wikimem's hooks from a harness config."""
+        from wikimem.harness.install import uninstall
+        from wikimem.harness.mcpconfig import uninstall_mcp
+
         _check_client(client)
-        the_home = home_of(home) if home else None
+        the_home = resolve_home(home) if home else None  # a broken config.toml must not stop it
         result = uninstall(client, scope, project_dir, dry_run, the_home)
         if json_out:
             data = _result_data(result, "removed")
@@ -228,10 +243,14 @@ def register(app: typer.Typer) -> None:
         """Events recorded per client and session, size on disk, hooks installed where."""
         import os
 
+        from wikimem.status import collect
+
         info = collect(home_of(home), project_dir or os.getcwd())
         if json_out:
             print_json(info.as_dict())
             return
+        from rich.table import Table
+
         table = Table(title=f"wikimem — {info.home}", show_header=False, title_justify="left")
         table.add_column("what", style="bold")
         table.add_column("value")
@@ -274,7 +293,8 @@ def register_doctor(app: typer.Typer) -> None:
 
         from wikimem.doctor import diagnose
 
-        checks = diagnose(home_of(home), project_dir or os.getcwd())
+        # resolve_home, not home_of: a broken config.toml is one of the things doctor reports
+        checks = diagnose(resolve_home(home), project_dir or os.getcwd())
         if json_out:
             print_json([c.__dict__ for c in checks])
         else:

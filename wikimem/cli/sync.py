@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -15,8 +15,9 @@ from wikimem.cli import (
     home_of,
     print_json,
 )
-from wikimem.sync.locking import SyncBusy
-from wikimem.sync.procedure import SyncResult, sync
+
+if TYPE_CHECKING:  # the command imports the sync machinery (GitPython): start-up stays light
+    from wikimem.sync.procedure import SyncResult
 
 BUSY_WAIT = 120.0  # seconds a `wikimem sync` waits for another sync before giving up
 
@@ -94,6 +95,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Commit hand edits, pull and merge notes from the remote, push (docs/sync.md)."""
+        from wikimem.sync.locking import SyncBusy
+        from wikimem.sync.procedure import sync
+
         the_home = home_of(home)
         if auto:
             from wikimem.sync.auto import run_in_background

@@ -60,8 +60,8 @@ def register(app: typer.Typer) -> None:
                 sys.stdout.write(json.dumps(report.as_dict(), ensure_ascii=False) + "\n")
                 sys.stdout.flush()
                 return
-            target = err_console if report.kind in ("invalid", "error") else console
-            label = {"invalid": "not committed", "error": "error"}.get(report.kind, report.kind)
+            target = err_console if report.kind in ("invalid", "warning", "error") else console
+            label = {"invalid": "not committed"}.get(report.kind, report.kind)
             detail = f" {report.commit[:10]}" if report.commit else ""
             target.print(f"{label}{detail}: {report.message}", markup=False, highlight=False)
             for path in report.paths if report.kind != "invalid" else ():

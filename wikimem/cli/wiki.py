@@ -3,17 +3,10 @@
 from __future__ import annotations
 
 import os
-import shlex
-import subprocess
 import sys
-import tempfile
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markdown import Markdown
-from rich.syntax import Syntax
-from rich.table import Table
-from rich.text import Text
 
 from wikimem.cli import (
     HomeOption,
@@ -26,23 +19,11 @@ from wikimem.cli import (
     print_json,
 )
 from wikimem.errors import WikimemError
-from wikimem.wiki.batch import BatchResult, Wiki
-from wikimem.wiki.gate import content_hash
-from wikimem.wiki.notemeta import as_list, read_meta
-from wikimem.wiki.notes import now_utc
-from wikimem.wiki.remember import (
-    check_edit,
-    check_editable,
-    current_project,
-    edit_note,
-    forget,
-    pin,
-    project_option,
-    remember,
-    resolve_path,
-    stamp_updated,
-    template_for,
-)
+
+if TYPE_CHECKING:  # each command imports the wiki (GitPython) itself: start-up stays light
+    from rich.table import Table
+
+    from wikimem.wiki.batch import BatchResult, Wiki
 
 
 def complete_note_path(incomplete: str) -> list[str]:
@@ -124,6 +105,14 @@ def _stdin_text() -> str:
 
 
 def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
+    import shlex
+    import subprocess
+    import tempfile
+
+    from wikimem.wiki.gate import content_hash
+    from wikimem.wiki.notes import now_utc
+    from wikimem.wiki.remember import check_edit, edit_note, stamp_updated, template_for
+
     original = wiki.read(rel)
     base = content_hash(original)
     text = original if original is not None else template_for(rel)
@@ -177,6 +166,8 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
 
 
 def _note_data(rel: str, text: str) -> dict[str, Any]:
+    from wikimem.wiki.notemeta import as_list, read_meta
+
     meta, body = read_meta(text)
     return {
         "path": rel,
@@ -196,6 +187,9 @@ def _note_data(rel: str, text: str) -> dict[str, Any]:
 def _show_rendered(rel: str, text: str) -> None:
     """A note for a person at a terminal: every character kept at any width (long words and
     code lines wrap, links show their address)."""
+    from rich.markdown import Markdown
+    from rich.text import Text
+
     note = _note_data(rel, text)
     console.print(Text(f"{rel} — {note['title']}", style="bold"), soft_wrap=False)
     details = "; ".join(
@@ -213,6 +207,8 @@ def _print_list(rows: list[dict[str, Any]]) -> None:
     """The notes for a person at a terminal. The path is what `show` and `edit` need, so it is
     never cut: a table when the terminal is wide enough for whole paths, else one note per
     stanza (the path on its own line, the rest indented below)."""
+    from rich.text import Text
+
     widest = max(len(r["path"]) for r in rows) + 2
     if console.width >= widest + 48:
         console.print(_list_table(rows), soft_wrap=False)
@@ -224,6 +220,8 @@ def _print_list(rows: list[dict[str, Any]]) -> None:
 
 
 def _list_table(rows: list[dict[str, Any]]) -> Table:
+    from rich.table import Table
+
     table = Table(show_edge=False)
     table.add_column("path", no_wrap=True)
     table.add_column("title", overflow="fold")
@@ -265,6 +263,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Write something into memory now, through the gate, committed."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import current_project, project_option, remember
+
         wiki = Wiki(initialised_home(home))
         if text == "-":
             text = _stdin_text()
@@ -277,6 +278,9 @@ def register(app: typer.Typer) -> None:
         path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
     ) -> None:
         """Delete a note, through the gate, committed (git history keeps it)."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import forget
+
         wiki = Wiki(initialised_home(home))
         _report(_then_sync(wiki, forget(wiki, path)), json_out)
 
@@ -335,6 +339,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Pin a note (given at every session start), as you: also a note pinned by a change
         that came from a remote, which this machine does not honour until you pin it here."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import pin
+
         wiki = Wiki(initialised_home(home))
         result = _then_sync(wiki, pin(wiki, path, on=not off))
         if not result.written and not result.blocked and not json_out:
@@ -346,6 +353,9 @@ def register(app: typer.Typer) -> None:
     @handle_errors
     def edit(path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption) -> None:
         """Open a note in $EDITOR; validate, then commit (an invalid note is never committed)."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import check_editable, resolve_path
+
         wiki = Wiki(initialised_home(home))
         rel = resolve_path(wiki, path)
         check_editable(wiki, rel)  # before the editor opens: no work typed in vain
@@ -360,6 +370,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Show one note (rendered markdown at a terminal; --raw for the file)."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import resolve_path
+
         wiki = Wiki(initialised_home(home))
         rel = resolve_path(wiki, path)
         text = wiki.read(rel)
@@ -380,6 +393,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """List notes with their title, kind and last update."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.notemeta import read_meta
+
         wiki = Wiki(initialised_home(home))
         rows = []
         for rel in wiki.paths(prefix):
@@ -422,6 +438,11 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Memory history: one line per commit, newest first."""
+        from rich.text import Text
+
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import resolve_path
+
         wiki = Wiki(initialised_home(home))
         commits = wiki.log(n, resolve_path(wiki, path) if path else None)
         if json_out:
@@ -448,12 +469,16 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """What changed in memory: the last commit, or since REV (working tree included)."""
+        from wikimem.wiki.batch import Wiki
+
         text = Wiki(initialised_home(home)).store.diff(rev)
         if json_out:
             print_json({"rev": rev, "files": _diff_files(text), "patch": text})
         elif not text.strip():
             console.print("no differences", markup=False)
         elif console.is_terminal:
+            from rich.syntax import Syntax
+
             console.print(Syntax(text, "diff", theme="ansi_dark", word_wrap=True), soft_wrap=False)
         else:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")

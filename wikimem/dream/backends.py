@@ -31,7 +31,9 @@ from typing import Any
 
 from wikimem.capture.redact import redact
 from wikimem.config import Config
-from wikimem.dream import reach
+
+# (the names live in the package module, which the command line reads without this one)
+from wikimem.dream import BACKENDS, MODEL_BACKENDS, reach
 from wikimem.dream.base import (
     Backend,
     BackendError,
@@ -43,10 +45,6 @@ from wikimem.dream.base import (
 )
 from wikimem.dream.usage import Meter, estimate_tokens
 from wikimem.errors import WikimemError
-
-MODEL_BACKENDS = ("anthropic", "claude-cli", "codex-cli", "gemini-cli", "openai")
-BACKENDS = ("auto", "offline", *MODEL_BACKENDS)
-PLAN_BACKENDS = ("claude-cli", "codex-cli", "gemini-cli")  # spend a subscription plan
 
 
 def resolve(name: str) -> str:

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikimem.config import DEFAULT_CLAUDE_MODEL, Config
-from wikimem.dream.backends import BACKENDS, MODEL_BACKENDS, resolve
+from wikimem.dream import BACKENDS, MODEL_BACKENDS
+from wikimem.dream.backends import resolve
 from wikimem.home import Home
 
 # (name, base URL) of the local servers looked for, on their default ports.

@@ -52,8 +52,9 @@ from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
+from wikimem.dream import BACKENDS
 from wikimem.dream import carry as carrying
-from wikimem.dream.backends import BACKENDS, Metered, select_backend
+from wikimem.dream.backends import Metered, select_backend
 from wikimem.dream.base import (
     AnswerRefused,
     Backend,

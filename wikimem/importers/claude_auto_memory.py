@@ -13,7 +13,8 @@ Mapping: the project is the one wikimem's hooks give sessions in that directory 
 remote's slug); `user` memories (who the person is) go to `profile/claude-<topic>.md`, every
 other type to `projects/<slug>/claude-<topic>.md` (Claude kept them per project, so they stay
 per project); the description leads the body, links between topic files become `[[wikilinks]]`.
-`MEMORY.md` is an index and is not copied; lines of it that point to no topic file are reported.
+`MEMORY.md` is an index and is not copied; lines of it that point to no topic file, and links
+in it to a topic file that does not exist, are reported.
 """
 
 from __future__ import annotations
@@ -185,11 +186,18 @@ def scan(given: str | None = None) -> Scan:
         index_path = os.path.join(memory_dir, "MEMORY.md")
         index_text = plainfile.read_text(memory_dir, "MEMORY.md")
         if index_text is not None:
-            _, loose = _pointers(index_text)
+            targets, loose = _pointers(index_text)
             if loose:
                 warnings.append(
                     f"{index_path}: {len(loose)} line(s) point to no topic file and were not "
                     "imported (MEMORY.md is an index)"
+                )
+            missing = sorted(t for t in targets if not os.path.lexists(os.path.join(memory_dir, t)))
+            if missing:
+                shown = ", ".join(missing[:5]) + (" …" if len(missing) > 5 else "")
+                warnings.append(
+                    f"{index_path}: links to {len(missing)} topic file(s) that do not exist "
+                    f"({shown}); what those lines say was not imported"
                 )
         topics = list(_topic_files(memory_dir))
         parsed = []

@@ -38,24 +38,118 @@ def visible(path: str, project: str | None, named: Iterable[str] = ()) -> bool:
 
 
 def named_projects(text: str, known: Iterable[str]) -> frozenset[str]:
-    """Project slugs that `text` names as a whole word: `acme-api`, or `acme api`."""
+    """Project slugs that `text` names: the slug itself (`acme-billing`, `acme billing`,
+    `acme/billing`) or the repository's name without its owner (`billing`).
+
+    A slug joins owner and name with hyphens, and either may hold hyphens itself, so every tail
+    of the slug is taken as a possible name: `acme-billing-api` is named by `billing-api`,
+    `billing api` and `api`. A name is a whole word of the text (`billing` is not named by
+    `billing-v2` or `billing.py`). A name made only of common words (`api`, `web app`,
+    `wikimem.recall.commonwords`) names its project only when written as one identifier
+    (`web-app`, `web_app`) or followed by a word such as "repo" or "project" ("the api repo"):
+    "the api returns 500" names no project called `api`."""
     lowered = text.lower()
+    # one look for a context word, and one scan per distinct name: projects share tails (`api`)
+    context = any(word in lowered for word in ("repo", "project", "codebase"))
+    named: dict[tuple[str, ...], bool] = {}
     found: set[str] = set()
     for slug in known:
-        if not slug or slug == "unknown":
+        if not slug or slug == "unknown" or slug in found:
             continue
-        if _contains_word(lowered, slug) or _contains_word(lowered, slug.replace("-", " ")):
-            found.add(slug)
+        words = tuple(slug.split("-"))
+        for start in range(len(words)):
+            tail = words[start:]
+            if tail not in named:
+                named[tail] = _names(lowered, tail, context)
+            if named[tail]:
+                found.add(slug)
+                break
     return frozenset(found)
 
 
-def _contains_word(text: str, word: str) -> bool:
-    start = text.find(word)
-    while start != -1:
-        end = start + len(word)
-        before = text[start - 1] if start > 0 else " "
-        after = text[end] if end < len(text) else " "
-        if not (before.isalnum() or before in "-_") and not (after.isalnum() or after in "-_"):
+GLUE = "-_."  # a name glued to a word by one of these is part of a longer name (`billing-v2`)
+INNER = "-_./"  # what may join the words of a name written out (`acme/billing`, `acme_billing`)
+CONTEXT = frozenset(
+    ("repo", "repos", "repository", "repositories", "project", "projects", "codebase")
+)
+_MAX_FOUND = 16  # places of one word tried per name: bounded work on the hook path
+
+
+def _names(text: str, words: tuple[str, ...], context: bool) -> bool:
+    """Does `text` (lower-cased) name `words` (a slug's tail) as a whole word? `context`: the
+    text holds a word such as "repo" somewhere."""
+    if not all(word and word in text for word in words):
+        return False
+    first = words[0]
+    distinctive = _distinctive(words)
+    if not distinctive and len(words) == 1 and not context:
+        return False  # a common word, and nothing says a repository is meant
+    at = text.find(first)
+    tries = 0
+    while at != -1 and tries < _MAX_FOUND:
+        tries += 1
+        end = _match_at(text, at, words) if _starts_word(text, at) else None
+        if end is not None and (distinctive or end[1] or _context_after(text, end[0])):
             return True
-        start = text.find(word, start + 1)
+        at = text.find(first, at + 1)
     return False
+
+
+def _starts_word(text: str, at: int) -> bool:
+    if at == 0:
+        return True
+    before = text[at - 1]
+    if before.isalnum():
+        return False
+    return not (before in GLUE and at >= 2 and text[at - 2].isalnum())
+
+
+def _match_at(text: str, at: int, words: tuple[str, ...]) -> tuple[int, bool] | None:
+    """(end, written as one identifier) when `words` are at `at`, joined by a separator and
+    ending at a word boundary; None otherwise."""
+    pos = at + len(words[0])
+    ident = len(words) > 1
+    for word in words[1:]:
+        sep_end = pos
+        while sep_end < len(text) and sep_end - pos < 3 and not text[sep_end].isalnum():
+            sep_end += 1
+        sep = text[pos:sep_end]
+        if not sep or not (sep in INNER or sep.isspace()):
+            return None
+        ident = ident and sep in INNER
+        if not text.startswith(word, sep_end):
+            return None
+        pos = sep_end + len(word)
+    if pos < len(text):
+        after = text[pos]
+        if after.isalnum():
+            return None
+        glued = after in GLUE and pos + 1 < len(text) and text[pos + 1].isalnum()
+        if glued and not _is_git_suffix(text, pos):
+            return None
+    return pos, ident
+
+
+def _is_git_suffix(text: str, pos: int) -> bool:
+    """`….git` ends a remote URL: `acme/billing.git` names billing."""
+    return text.startswith(".git", pos) and not (pos + 4 < len(text) and text[pos + 4].isalnum())
+
+
+def _distinctive(words: tuple[str, ...]) -> bool:
+    from wikimem.recall.commonwords import COMMON
+
+    return any(len(w) >= 3 and not w.isdigit() and w not in COMMON for w in words)
+
+
+def _context_after(text: str, pos: int) -> bool:
+    """Is the word after `pos` one that says a repository is meant ("repo", "project")? A
+    possessive in between counts too ("the api's repo")."""
+    for skip in ("'s", "\u2019s"):
+        if text.startswith(skip, pos):
+            pos += len(skip)
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    end = pos
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return text[pos:end] in CONTEXT

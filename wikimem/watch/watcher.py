@@ -10,7 +10,8 @@ Contract: `Watcher(home, ...).run()` blocks until `stop()` (which a signal handl
   - an edit the gate refuses is reported once and not retried until the file changes again;
   - a pass that fails (a busy lock, a broken repository) is reported and the loop goes on: the
     next change brings another pass;
-  - every outcome goes to `on_report` as a `Report`; `ready` is set once the watches are in
+  - every outcome goes to `on_report` as a `Report` (a `warning` is what an import went on
+    without, an `error` a pass that failed); `ready` is set once the watches are in
     place and the first pass (what changed while nobody watched) is done.
 """
 
@@ -34,7 +35,7 @@ from wikimem.watch.handedits import commit_hand_edits
 
 @dataclass(frozen=True)
 class Report:
-    kind: str  # "committed" | "invalid" | "imported" | "error"
+    kind: str  # "committed" | "invalid" | "imported" | "warning" | "error"
     message: str
     paths: tuple[str, ...] = ()
     commit: str | None = None
@@ -253,4 +254,6 @@ class Watcher:
                 )
             )
         for warning in data["warnings"]:
-            self.on_report(Report("error", warning))
+            # what the import noticed and went on without (a MEMORY.md line or link that leads
+            # nowhere): the import itself worked
+            self.on_report(Report("warning", warning))

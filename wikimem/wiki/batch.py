@@ -162,6 +162,7 @@ class Wiki:
     ) -> BatchResult:
         if not dry_run:
             self.recover()
+        self.gate.new_batch()
         checked = _with_requirements([self.gate.check(w) for w in writes])
         if dry_run:
             return BatchResult(tuple(checked), None, subject)

@@ -169,12 +169,54 @@ def read_current(memory_dir: str, rel: str, limit: int | None = None) -> str | N
         return None
 
 
+def _person_refusal(write: MemoryWrite, removes: tuple[int, int, int] | None) -> str:
+    """Why an automated write may not delete (`removes` None) or cut down a person's note, and
+    what the reader can do. Only a dream parks such a write for the person's consent; an agent
+    over MCP is told how to change the note without the refusal, an import leaves it as it is."""
+    path = write.path
+    allow = 'gate.person_notes = "allow" in config.toml lets automated writers do it'
+    if write.source == "mcp":  # read by an agent, not by the person
+        if removes is None:
+            return (
+                f"{path} holds what the person wrote; an MCP write does not delete it: ask them "
+                f"to (`wikimem forget {path}`; {allow})"
+            )
+        dropped, total, allowed = removes
+        return (
+            f"{path} holds what the person wrote; this MCP write would remove {dropped} of its "
+            f"{total} lines (at most {allowed}): keep their lines and change only what is new, "
+            f"or ask them to edit it (`wikimem edit {path}`; {allow})"
+        )
+    if write.source == "dream":
+        consent = (
+            'set gate.person_notes = "allow" in config.toml to let automated writers do it, '
+            "or `wikimem dream --drop-parked` to decline"
+        )
+    else:
+        consent = f"{allow}; until then the {write.source} leaves it as it is"
+    if removes is None:
+        return (
+            f"{path} holds what you wrote; a {write.source} write does not delete it "
+            f"(`wikimem forget {path}` does; {consent})"
+        )
+    dropped, total, allowed = removes
+    return (
+        f"{path} holds what you wrote; this {write.source} write would remove {dropped} of its "
+        f"{total} lines (at most {allowed} without your consent: {consent})"
+    )
+
+
 class Gate:
     def __init__(self, memory_dir: str, config: Config) -> None:
         self.memory_dir = memory_dir
         self.real_root = os.path.realpath(memory_dir)
         self.config = config
-        self._person_paths: set[str] | None = None  # read once per gate (one batch)
+        self._person_paths: set[str] | None = None  # read once per batch (`new_batch`)
+
+    def new_batch(self) -> None:
+        """Forget who wrote what: a long-lived writer (the MCP server) gates many batches, and
+        the person may write or edit a note between two of them."""
+        self._person_paths = None
 
     def _person_written(self, rel: str) -> bool:
         if self._person_paths is None:
@@ -200,26 +242,14 @@ class Gate:
             return None
         if not self._person_written(write.path):
             return None
-        consent = (
-            'set gate.person_notes = "allow" in config.toml to let automated writers do it, '
-            "or `wikimem dream --drop-parked` to decline"
-        )
         if write.operation == "delete":
-            return (
-                f"{write.path} holds what you wrote; a {write.source} write does not delete it "
-                f"(`wikimem forget {write.path}` does; {consent})",
-                True,
-            )
+            return _person_refusal(write, None), True
         if content is not None and _settles_a_conflict(write.path, current, content):
             return None  # both sides were the person's words: the rule keeps the other as "was"
         dropped, total = _dropped_lines(current, content or "")
         allowed = max(PERSON_LINES_KEPT_MIN_DROP, int(total * PERSON_LINES_DROP_SHARE))
         if dropped > allowed:
-            return (
-                f"{write.path} holds what you wrote; this {write.source} write would remove "
-                f"{dropped} of its {total} lines (at most {allowed} without your consent: {consent})",
-                True,
-            )
+            return _person_refusal(write, (dropped, total, allowed)), True
         return None
 
     # -- 1. built-in rules ---------------------------------------------------------------------
