@@ -167,3 +167,41 @@ def test_redact_never_raises_and_is_idempotent(text: str) -> None:
 )
 def test_hashes_uuids_and_paths_pass(text: str) -> None:
     assert redact(text) == (text, [])
+
+
+def test_the_ids_real_clients_send_are_never_taken_for_keys() -> None:
+    """Session, message, part and tool-call ids (OpenCode's `ses_…`, `prt_…`, `call_…`,
+    Anthropic's `toolu_…`, UUIDs) look random: a shape rule that redacts them loses the session
+    a record belongs to."""
+    import json
+    from pathlib import Path
+
+    roots = [
+        Path(__file__).parent / "fixtures",
+        Path(__file__).parents[2] / "shared" / "harness-contracts",
+    ]
+    ids: set[str] = set()
+
+    def walk(value: object, key: str = "") -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(v, k)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v, key)
+        elif isinstance(value, str) and key.lower().endswith("id") and len(value) >= 12:
+            ids.add(value)
+
+    for root in roots:
+        for path in root.rglob("*.json"):
+            try:
+                walk(json.loads(path.read_text()))
+            except (ValueError, UnicodeDecodeError):
+                continue
+    ids |= {
+        "ses_dc877c0d5ffe3YqM67PRzAHyE1",
+        "prt_dc8772844ffecF3qQpetgpHwCL",
+        "toolu_01A09q90qw90lq917835lq9",
+    }
+    redacted = {i for i in ids if redact(i)[1]}
+    assert not redacted

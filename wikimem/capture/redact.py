@@ -701,7 +701,8 @@ _NOT_KEY_TAGS = frozenset(
     img image asset chunk cache etag uuid guid id oid msg message thread conv job task node pod
     container layer blob obj object doc page data base64 b64 hash digest checksum nonce salt font
     icon css js main vendor runtime polyfills styles module test spec fixture snapshot example
-    sample demo dummy fake mock tmp temp v1 v2 v3""".split()
+    sample demo dummy fake mock tmp temp v1 v2 v3 ses prt part call toolu chatcmpl resp response
+    turn item rs fc srvtoolu""".split()
 )
 _SECRET_TAGS = frozenset(
     """key keys secret secrets sk tok token tokens pat api apikey live prod auth access priv
