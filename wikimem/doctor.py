@@ -146,9 +146,9 @@ def _review_checks(home: Home) -> list[Check]:
             "warn",
             f"{h.path}: held until you confirm it (it has an agent run a command fetched from "
             f"the network, so it is never injected): {h.text[:160]}",
-            f"if you mean it, delete the mark (`wikimem edit {h.path}`); else delete the line",
+            f"if you mean it, `wikimem confirm {h.path}`; else delete the line",
         )
-        for h in held(home.memory_dir)
+        for h in held(home.memory_dir, home.state_dir)
     ]
     pairs = contested(home.memory_dir)
     if not pairs:

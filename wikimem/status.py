@@ -102,7 +102,7 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
     }
     from wikimem.wiki.review import contested, held
 
-    if waiting := held(home.memory_dir):
+    if waiting := held(home.memory_dir, home.state_dir):
         extra["held claims"] = (
             f"{len(waiting)} (never injected until you confirm them; `wikimem doctor` lists them)"
         )

@@ -349,6 +349,29 @@ def register(app: typer.Typer) -> None:
             return
         _report(result, json_out)
 
+    @app.command("confirm")
+    @handle_errors
+    def confirm_cmd(
+        path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
+    ) -> None:
+        """Give agents a note's lines that run a command fetched from the network (`curl … |
+        sh`): withheld from every session until you confirm them here, on this machine."""
+        from wikimem.wiki.batch import Wiki
+        from wikimem.wiki.remember import confirm
+
+        wiki = Wiki(initialised_home(home))
+        result, lines = confirm(wiki, path)
+        if result is not None:
+            _then_sync(wiki, result)
+        if json_out:
+            print_json({"confirmed": lines, "commit": result.commit if result else None})
+            return
+        if result is not None and result.blocked:
+            _report(result, json_out)
+            return
+        for line in lines:
+            console.print(f"confirmed: {line.strip()}", markup=False, soft_wrap=True)
+
     @app.command()
     @handle_errors
     def edit(path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption) -> None:

@@ -51,7 +51,8 @@ from wikimem.dream.supersession import (
     rewrite_with_value,
     verdict,
 )
-from wikimem.wiki.notemeta import HELD_MARK
+from wikimem.wiki import confirmations
+from wikimem.wiki.confirmations import HELD_MARK
 
 # -- the line format -------------------------------------------------------------------------------
 
@@ -224,26 +225,17 @@ def past_claims(body: str) -> list[str]:
 
 
 CONTESTED = "  - contested, earlier: "
-# A command fetched from the network and run: `curl … | sh`, `bash <(wget …)`, `iwr … | iex`.
-_FETCH_AND_RUN = re.compile(
-    r"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|;&\n]*\|\s*"
-    r"(?:sudo\s+)?(?:sh|bash|zsh|dash|ksh|fish|python3?|node|perl|ruby|php|iex|"
-    r"invoke-expression|pwsh|powershell)\b|"
-    r"\b(?:sh|bash|zsh|source|\.)\s+<\(\s*(?:curl|wget)\b|"
-    r"\b(?:eval|sh\s+-c|bash\s+-c)\s+[\"']?\$\(\s*(?:curl|wget)\b",
-    re.IGNORECASE,
-)
 
 
 def runs_fetched_code(text: str) -> bool:
     """Whether a claim would have an agent run code fetched from the network."""
-    return bool(_FETCH_AND_RUN.search(text))
+    return confirmations.runs_fetched_code(text)
 
 
 def hold_new(body: str, before: str) -> str:
     """`body` with each claim line that is new since `before` and runs fetched code marked held
-    (`held_text`). A line already there is left as it is: a person confirms one by deleting the
-    mark, and the next dream must not put it back."""
+    (`held_text`). A line already there is left as it is: one the person confirmed (`wikimem
+    confirm`, which also takes the mark off) must not get it back from the next dream."""
     old = set(before.split("\n"))
     lines = body.split("\n")
     for i, line in enumerate(lines):
@@ -255,11 +247,14 @@ def hold_new(body: str, before: str) -> str:
 
 
 def held_text(text: str) -> str:
-    """A claim's text marked held for the person's confirmation (`notemeta.HELD_MARK`): stored
-    and shown to the person, never injected or indexed until they remove the mark."""
+    """A claim's text marked held for the person's confirmation (`confirmations.HELD_MARK`):
+    stored and shown to the person, never injected or indexed until they confirm it."""
     if HELD_MARK in text:
         return text
-    return f"{HELD_MARK} (it runs a command fetched from the network; delete this mark to confirm): {text}"
+    return (
+        f"{HELD_MARK} (it runs a command fetched from the network; `wikimem confirm` gives it "
+        f"to agents): {text}"
+    )
 
 
 def contested_lines(body: str) -> list[tuple[int, Claim]]:

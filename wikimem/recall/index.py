@@ -36,7 +36,7 @@ import sqlite3
 import time
 
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import notemeta, pins, plainfile, vetting
+from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -79,6 +79,7 @@ class Index:
         # the pins this machine honours, read once per refresh that meets a pinned note
         self._pins: frozenset[str] | None = None
         self._pins_read = False
+        self._confirmations: frozenset[str] | None = None  # read when a note is indexed
         self.db = self._open(busy_ms)
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
@@ -188,6 +189,7 @@ class Index:
             return True  # the common case on the hot path: nothing to write, no transaction
         complete = True
         self._pins_read = False  # a person may have pinned or unpinned since the last refresh
+        self._confirmations = None
         if not self._begin_write(deadline):
             return False  # another process is writing: search what is there
         try:
@@ -302,6 +304,11 @@ class Index:
         )
         self.db.execute("DELETE FROM notes WHERE id = ?", (row[0],))
 
+    def _confirmed(self) -> frozenset[str]:
+        if self._confirmations is None:
+            self._confirmations = confirmations.confirmed(os.path.dirname(self.path))
+        return self._confirmations
+
     def _pin_honoured(self, rel: str) -> bool:
         if not self._pins_read:
             self._pins = pins.honoured(os.path.dirname(self.path))
@@ -361,7 +368,9 @@ class Index:
         pathwords = " ".join(p.replace("-", " ") for p in parts)
         rows = [
             (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage)
-            for ordinal, (heading, passage) in enumerate(passages(body)[:ROWS_PER_NOTE])
+            for ordinal, (heading, passage) in enumerate(
+                passages(body, self._confirmed())[:ROWS_PER_NOTE]
+            )
         ]
         self.db.executemany(
             "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading, body)"
@@ -605,7 +614,7 @@ def _exists_dir(memory_dir: str, rel_dir: str) -> bool:
     return os.path.isdir(os.path.join(memory_dir, rel_dir))
 
 
-def passages(body: str) -> list[tuple[str, str]]:
+def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """(heading, text) passages: split at headings, then at blank lines and top-level list items,
     packed back together up to PASSAGE_CHARS. Marker comments and the generated links block
     are dropped."""
@@ -630,7 +639,7 @@ def passages(body: str) -> list[tuple[str, str]]:
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
-        if notemeta.held(line):
+        if confirmations.held(line, confirmed):
             continue  # never an answer until the person confirms it
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other

@@ -47,7 +47,7 @@ from wikimem.recall.given import (
     turn_id,
 )
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import notemeta, plainfile, vetting
+from wikimem.wiki import confirmations, notemeta, plainfile, vetting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,10 +109,17 @@ def _read(home: Home, rel: str, index: Index | None = None) -> tuple[str, str] |
         text = redact(text)[0]
     meta, body = notemeta.read_meta(text)
     body = as_shown(body)  # a sync conflict not yet settled: its newer side, said so
-    return one_line(str(meta.get("title") or rel)), data(_strip_markers(body).strip())
+    # the machine's list is read only for a note that runs fetched code at all
+    confirmed = (
+        confirmations.confirmed(home.state_dir)
+        if confirmations.runs_fetched_code(body)
+        else frozenset()
+    )
+    title = one_line(str(meta.get("title") or rel))
+    return title, data(_strip_markers(body, confirmed).strip())
 
 
-def _strip_markers(body: str) -> str:
+def _strip_markers(body: str, confirmed: frozenset[str] = frozenset()) -> str:
     """A note's text as given to an agent: marker comments and the generated links section
     (there for Obsidian's graph) left out, provenance links shortened to `(client, date)`."""
     out = []
@@ -127,7 +134,7 @@ def _strip_markers(body: str) -> str:
             continue
         if in_links or (ln.startswith("<!-- ") and stripped.endswith("-->")):
             continue
-        if notemeta.held(ln):
+        if confirmations.held(ln, confirmed):
             continue  # an agent is never told to run it until the person confirms it
         out.append(compact_provenance(ln))
     text = "\n".join(out)

@@ -14,14 +14,6 @@ from wikimem.capture import fastjson
 # The block a dream writes for Obsidian's graph (wikilinks to other notes): navigation, which
 # neither the index nor injection treats as text.
 LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
-# A claim that would have an agent run a command fetched from the network carries this mark
-# until the person removes it: neither injected nor indexed while it does (docs/security.md).
-HELD_MARK = "⚠ held until you confirm it"
-
-
-def held(line: str) -> bool:
-    """Whether a note line is a claim held for the person's confirmation."""
-    return HELD_MARK in line
 
 
 TYPE_CHECKING = False

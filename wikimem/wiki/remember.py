@@ -199,6 +199,7 @@ def remember(
         )
     rel = resolve_path(wiki, path) if path else None
     writes, replaced, contested, main = plan(wiki, text, path=rel, project=project)
+    _confirm_own(wiki, writes)
     body = "\n".join(
         [f'Replaces: "{r}"' for r in replaced]
         + [
@@ -207,6 +208,23 @@ def remember(
         ]
     )
     return wiki.commit_writes(writes, f"remember: {main}", body=body)
+
+
+def _confirm_own(wiki: Wiki, writes: list[MemoryWrite]) -> None:
+    """A rule the person types with `wikimem remember` is theirs: a line of it that runs fetched
+    code is confirmed on this machine as written."""
+    from wikimem.lock import file_lock
+    from wikimem.wiki import confirmations
+
+    mine = [
+        ln
+        for w in writes
+        for ln in (w.proposed_content or "").split("\n")
+        if ln.startswith("- ") and "(remember " in ln and confirmations.runs_fetched_code(ln)
+    ]
+    if mine:
+        with file_lock(wiki.home.state("memory.lock")):
+            confirmations.record(wiki.home.state_dir, mine)
 
 
 def _without_secrets(wiki: Wiki, text: str) -> str:
@@ -261,6 +279,45 @@ def pin(wiki: Wiki, path: str, on: bool = True) -> BatchResult:
             pins.record(wiki.home.state_dir, {rel} if on else set(), set() if on else {rel})
         wiki.reindex([rel])
     return result
+
+
+def confirm(wiki: Wiki, path: str) -> tuple[BatchResult | None, list[str]]:
+    """Confirm, as the person, the lines of a note that have an agent run code fetched from the
+    network: the held mark comes off (committed) and this machine gives them to agents from now
+    on (`wikimem.wiki.confirmations`), lines that arrived from a remote included. Returns the
+    commit's result (None when no mark was there) and the lines confirmed."""
+    from wikimem.lock import file_lock
+    from wikimem.wiki import confirmations
+
+    rel = resolve_path(wiki, path)
+    current = wiki.read(rel)
+    if current is None:
+        raise WikimemError(f"no note at {rel}")
+    lines = current.split("\n")
+    marked = [i for i, ln in enumerate(lines) if confirmations.HELD_MARK in ln]
+    for i in marked:
+        claim = claims.parse_line("- " + lines[i].lstrip()[2:])
+        if claim is None:
+            continue
+        text = claim.text
+        at = text.find(confirmations.HELD_MARK)
+        colon = text.find("): ", at)
+        text = text[:at] + (text[colon + 3 :] if colon != -1 else "")
+        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+        lines[i] = indent + replace(claim, text=text.strip()).render()
+    fetched = [ln for ln in lines if confirmations.runs_fetched_code(ln)]
+    if not fetched:
+        raise WikimemError(f"{rel} holds no line that runs a command fetched from the network")
+    result = None
+    if marked:
+        write = MemoryWrite(rel, "update", "\n".join(lines), "confirm", (), content_hash(current))
+        result = wiki.commit_writes([write], f"confirm: {rel}")
+        if result.blocked:
+            return result, []
+    with file_lock(wiki.home.state("memory.lock")):
+        confirmations.record(wiki.home.state_dir, fetched)
+    wiki.reindex([rel])
+    return result, fetched
 
 
 def template_for(path: str) -> str:

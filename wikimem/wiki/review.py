@@ -6,9 +6,9 @@ Contract: `contested(memory_dir)` lists each such pair (note path, the newer cla
 one) from the living notes (session digests are history, never contested); `status` counts
 them and `doctor` says where they are and how to settle one (delete the line that is wrong, in
 an editor or Obsidian, or say which is true in a session or with `wikimem remember`).
-`held(memory_dir)` lists the claims marked held (`notemeta.HELD_MARK`): a rule that would have
-an agent run code fetched from the network, stored but never injected until the person deletes
-the mark.
+`held(memory_dir, state_dir)` lists the claims withheld from agents (`wikimem.wiki.confirmations`):
+a rule that would have an agent run code fetched from the network, stored but never injected
+until the person confirms it with `wikimem confirm PATH`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wikimem.dream.claims import CONTESTED, parse_line
-from wikimem.wiki import plainfile
+from wikimem.wiki import confirmations, plainfile
 from wikimem.wiki.indexmd import note_paths
-from wikimem.wiki.notemeta import HELD_MARK
 
 
 @dataclass(frozen=True)
@@ -54,16 +53,19 @@ class Held:
     text: str
 
 
-def held(memory_dir: str) -> list[Held]:
+def held(memory_dir: str, state_dir: str) -> list[Held]:
+    """Lines withheld from agents until the person confirms them: marked held, or running
+    fetched code and not confirmed on this machine (one that arrived from a remote, say)."""
     out: list[Held] = []
+    confirmed = confirmations.confirmed(state_dir)
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
         text = plainfile.read_text(memory_dir, rel)
-        if not text or HELD_MARK not in text:
+        if not text:
             continue
         for line in text.split("\n"):
-            if HELD_MARK in line and line.startswith(("- ", "  - ")):
+            if line.startswith(("- ", "  - ")) and confirmations.held(line, confirmed):
                 claim = parse_line("- " + line.lstrip()[2:])
                 out.append(Held(rel, claim.text if claim is not None else line))
     return out
