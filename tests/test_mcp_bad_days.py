@@ -119,7 +119,7 @@ def test_a_running_server_never_deletes_a_note_the_person_wrote_after_it_started
         refused = []
         for i, rel in enumerate(written):
             error, text = tool_result(server.call(10 + i, "memory_delete", path=rel))
-            refused.append(error and "holds what you wrote" in text)
+            refused.append(error and "holds what the person wrote" in text)
         assert all(refused)
         assert all((home / "memory" / rel).exists() for rel in written)
     finally:

@@ -248,7 +248,7 @@ def estimate(home: Home, config: Config) -> Estimate:
 
 def status_lines(home: Home, config: Config) -> dict[str, str]:
     from wikimem.dream import carry, usage
-    from wikimem.dream.runner import last_dream
+    from wikimem.dream.lastrun import last_dream
 
     current, why = in_use(config)
     lines = {"dream backend": f"{current} ({why})"}

@@ -38,7 +38,6 @@ keeps it for `wikimem status`.
 from __future__ import annotations
 
 import difflib
-import json
 import os
 import sqlite3
 import time
@@ -52,7 +51,7 @@ from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
-from wikimem.dream import BACKENDS
+from wikimem.dream import BACKENDS, lastrun
 from wikimem.dream import carry as carrying
 from wikimem.dream.backends import Metered, select_backend
 from wikimem.dream.base import (
@@ -83,7 +82,6 @@ from wikimem.dream.watermark import (
     state_problem,
 )
 from wikimem.errors import WikimemError
-from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
 from wikimem.recall.index import Index, open_index
@@ -921,33 +919,20 @@ def _run_locked(
     return result
 
 
-LAST_DREAM_FILE = "dream-last.json"
-
-
 def _record_last(home: Home, result: DreamResult, stamp: str) -> None:
     """What `status` says about the last dream: its backend, and whether it ran offline."""
-    data = {
-        "ts": stamp,
-        "backend": result.backend,
-        "model_chunks": result.model_chunks,
-        "offline_chunks": result.offline_chunks,
-        "fallback": result.fallback_line(),
-        "revisited": result.revisited,
-        "revisit_pending": result.revisit_pending,
-    }
-    try:
-        atomic_write(home.state(LAST_DREAM_FILE), json.dumps(data) + "\n", 0o600)
-    except OSError:
-        pass
-
-
-def last_dream(home: Home) -> dict[str, Any] | None:
-    try:
-        with open(home.state(LAST_DREAM_FILE), encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
+    lastrun.record(
+        home,
+        {
+            "ts": stamp,
+            "backend": result.backend,
+            "model_chunks": result.model_chunks,
+            "offline_chunks": result.offline_chunks,
+            "fallback": result.fallback_line(),
+            "revisited": result.revisited,
+            "revisit_pending": result.revisit_pending,
+        },
+    )
 
 
 def _index_search(home: Home) -> tuple[Index | None, Search | None]:
@@ -1040,7 +1025,6 @@ __all__ = [
     "BackendError",
     "DreamBusy",
     "DreamResult",
-    "last_dream",
     "run_dream",
     "select_backend",
 ]

@@ -64,8 +64,21 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
         text = plainfile.read_text(memory_dir, rel)
         if not text:
             continue
-        for line in text.split("\n"):
-            if line.startswith(("- ", "  - ")) and confirmations.held(line, confirmed):
+        for line in _body(text).split("\n"):
+            if not confirmations.held(line, confirmed):
+                continue
+            if line.startswith(("- ", "  - ")):  # a claim: shown without its provenance
                 claim = parse_line("- " + line.lstrip()[2:])
                 out.append(Held(rel, claim.text if claim is not None else line))
+            else:  # prose, a hand-written or pulled note's: withheld just the same
+                out.append(Held(rel, line.strip()))
     return out
+
+
+def _body(text: str) -> str:
+    """The note without its frontmatter, whose fields are never given to an agent as lines."""
+    if text.startswith("---\n"):
+        end = text.find("\n---", 4)
+        if end != -1:
+            return text[end + 4 :]
+    return text
