@@ -79,7 +79,8 @@ DEFAULT_CONFIG_TEXT = """\
 # async = true
 
 [git]
-# author_name = "wikimem"     # every memory commit uses this identity, never your global one
+# author_name = "wikimem"     # wikimem's own commits use this identity, not your git one;
+#                             # sync's merges use your git user.name/email (this if unset)
 # author_email = "wikimem@localhost"
 
 [sync]                    # docs/sync.md
