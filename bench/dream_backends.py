@@ -1,7 +1,7 @@
 """Dream backends end to end: the table of docs/benchmarks.md ("Dream backends end to end").
 
 For each model backend, with the real client where there is one (Claude Code, Codex CLI, Gemini
-CLI from ../shared/realclients, answering through their local mock APIs; the `anthropic` SDK
+CLI, driven by the end-to-end driver kit read from ../shared/realclients when present, answering through their local mock APIs; the `anthropic` SDK
 against the mock Messages API; `openai` against a stdlib Chat Completions server), in a
 loopback-only network namespace, the scenes of tests/e2e/test_dream_backends.py are run and
 measured:
@@ -17,7 +17,7 @@ measured:
 
     python bench/dream_backends.py [--backends anthropic,claude-cli,codex-cli,gemini-cli,openai]
 
-Needs the real clients installed (../shared/realclients/install.sh) and a network namespace
+Needs that kit with its real clients installed (its install.sh) and a network namespace
 (root, or unprivileged user namespaces).
 """
 

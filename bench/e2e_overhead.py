@@ -2,7 +2,7 @@
 
 A scripted session (Claude Code 2.1.332 `claude -p`, Gemini CLI 0.61.0 `gemini -p`, GitHub
 Copilot CLI 1.0.102 `copilot -p`, OpenCode 1.18.33 `opencode run`, Qwen Code 0.24.4 `qwen -p`,
-from ../shared/realclients, offline, against their mock APIs: one prompt, two shell commands,
+driven by the end-to-end driver kit read from ../shared/realclients when present, offline, against their mock APIs: one prompt, two shell commands,
 the answer) is timed with wikimem installed by `wikimem install <client>` into one temporary
 HOME, and with no hooks in another, alternating, over ≥ 10 runs. Reported: median wall per
 session, the difference, and that difference per hook event the session fired (events recorded:

@@ -1,4 +1,4 @@
-"""The search index under load (issue 12 item 9): readers search the way the prompt hook does
+"""The search index under load (many readers, a few writers): readers search the way the prompt hook does
 (open, refresh within a deadline, search) while writers keep changing notes and rebuilding.
 
 Prints, per reader count: searches made, searches that found nothing although the query has a

@@ -1,7 +1,7 @@
 """Injection latency: `wikimem hook claude` on UserPromptSubmit (and SessionStart) with a
 10,000-note wiki, vs `python -c pass`, same interpreter, same run.
 
-Budget (issue 11; DESIGN §11 allows 2.0×): median wall ≤ 1.5× `python -c pass`. The wiki is generated (profile notes,
+Budget (docs/architecture.md, "Budgets"): median wall ≤ 1.5× `python -c pass`. The wiki is generated (profile notes,
 20 projects with standing notes, the rest session digests), indexed once as after a commit, and
 each run uses a new session id so nothing is skipped as already given. Prompts mix common words
 with one ticket and one function name of the project the session is in, like real prompts
@@ -30,7 +30,7 @@ from _common import machine, median_ms, table
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 PROJECTS = 20
-BUDGET = 1.5  # issue 11: prompt injection on 10,000 notes
+BUDGET = 1.5  # prompt injection on 10,000 notes
 WORDS = [
     "auth",
     "token",

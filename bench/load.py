@@ -131,7 +131,7 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
         return {**base, "hook_event_name": "Stop", "last_assistant_message": f"done {mark}"}
     if client != "gemini":
         raise ValueError(f"bench/load.py has no events for the client {client!r} yet: add them")
-    # DESIGN §4: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
+    # Gemini CLI: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
     # each event its own time, as Gemini CLI gives it (the same payload twice is one event)
     base = {"session_id": session, "cwd": cwd, "timestamp": _utc_now_ms()}
     if kind == "start":

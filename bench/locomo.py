@@ -1,6 +1,7 @@
 """LoCoMo end to end: replay the conversations through the real hook, dream offline, then ask.
 
-The data: the 10 conversations of ../shared/benchmarks/locomo10 (read from there, never copied).
+The data: the LoCoMo benchmark's 10 conversations, read from ../shared/benchmarks/locomo10 when
+present (never copied into this repository).
 Each session is replayed through the installed hook command as a Claude Code session (speaker
 A's turns as prompts, speaker B's as the assistant's messages, each turn's text carrying its
 session's date: `[date] Speaker: text`), then `wikimem dream --backend offline` runs, then for
@@ -8,7 +9,7 @@ every question of the subset the text `wikimem` would inject for a prompt equal 
 is computed at 1,000 / 3,000 / 8,000 characters.
 
 Two layouts:
-  - shared (the default, as DESIGN §11 requires): ONE home, each conversation its own project
+  - shared (the default, the layout the recall budget is stated for): ONE home, each conversation its own project
     (a git repository `locomo-<id>`), session ids opaque and prefix-sharing
     (`locomo-<id>-session_<k>`: all sessions of a conversation share their first 8 characters),
     one dream over everything; a question is asked in its conversation's project;

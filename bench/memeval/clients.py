@@ -1,12 +1,12 @@
 """Hook payloads shaped like each harness's real ones, and how each harness reads our answer.
 
-Shapes follow ../shared/harness-contracts (fixtures/ and observed/): only the events `wikimem
+Shapes follow the payloads the real clients sent (tests/fixtures/): only the events `wikimem
 install` wires are sent (no PreToolUse), failing commands arrive the way each harness reports
 them (Claude Code: PostToolUseFailure; Codex: PostToolUse with the failure in its output; Cursor:
 postToolUse whose `tool_output` carries a non-zero `exitCode`; Gemini CLI: AfterTool with
 `Exit Code: N` in `llmContent`).
 
-Session ids are opaque and share prefixes on purpose (DESIGN §7): `proj-session_N` for Claude
+Session ids are opaque and share prefixes on purpose (one digest per session even so): `proj-session_N` for Claude
 Code, UUIDv7 ids with the same time bits for Codex, and UUIDs with a common head for Cursor and
 Gemini CLI.
 

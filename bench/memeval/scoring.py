@@ -37,7 +37,7 @@ rules) is junk when it is
   - or it holds text a case declares junk (`Case.junk`).
 The rules are deliberately simple and listed by `--verbose`, so a person can judge each line.
 
-Bleed. Injected text is split at its `### <path>` headings (DESIGN §4); a block whose path is
+Bleed. Injected text is split at its `### <path>` headings (each injected note is introduced by one); a block whose path is
 under `projects/<slug>/` for a slug other than the question's project (and not named in the
 question) is bleed, and so is any of the case's `foreign` values anywhere in the text.
 """
