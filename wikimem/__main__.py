@@ -1,6 +1,6 @@
 """`wikimem` console entry: the hook verb is dispatched before anything heavy is imported.
 
-`wikimem hook <client>` must stay on the standard library (DESIGN §4), so the typer/rich CLI is
+`wikimem hook <client>` must stay on the standard library (it runs per agent event), so the typer/rich CLI is
 imported only for the other verbs.
 """
 

@@ -1,4 +1,4 @@
-"""Typed configuration (DESIGN §9) for everything off the hook path.
+"""Typed configuration (docs/configuration.md) for everything off the hook path.
 
 Contract: `load_config(home)` returns frozen dataclasses built from `config.toml` merged over
 `rawconfig.DEFAULTS`; a malformed file raises `ConfigError` with a one-line reason that starts

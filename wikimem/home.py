@@ -1,4 +1,4 @@
-"""The memory home (DESIGN §2): where config, events, the wiki and machine-local state live.
+"""The memory home: where config, events, the wiki and machine-local state live.
 
 Contract: `$WIKIMEM_HOME`, else `~/.wikimem`, unless a command is given `--home DIR`. `events/`
 and `state/` are private to the user (0700 directories, 0600 files); `memory/` is the wiki.

@@ -1,7 +1,7 @@
 """Standalone entry for installed hook commands: `python -I -S .../wikimem/hookentry.py <client>`.
 
 `-I -S` skips `site` and the user's environment, saving about a quarter of the interpreter's
-start-up on every agent event (DESIGN §4); the package's parent directory is put on sys.path by
+start-up on every agent event; the package's parent directory is put on sys.path by
 hand because `-I` leaves it off. Only the standard library is importable from here, which is the
 point.
 """

@@ -1,4 +1,4 @@
-"""Creating a memory home (`wikimem init`, DESIGN §2).
+"""Creating a memory home (`wikimem init`; the layout: docs/architecture.md).
 
 Contract: `init_home(home)` makes `config.toml` (commented defaults), `events/` and `state/`
 (0700, files 0600), and `memory/` as a git repository with a first commit holding `index.md`.

@@ -1,6 +1,6 @@
 """Configuration as plain data: the defaults, the merge with `config.toml`, and a JSON cache.
 
-Contract: `config.toml` (DESIGN §9) is the user's file; what it omits takes the defaults below.
+Contract: `config.toml` is the user's file; what it omits takes the defaults below.
 The hook path reads settings through `load_raw`, which uses `state/config.cache.json` while it
 matches config.toml's size and mtime: parsing TOML means importing tomllib, which costs about as
 much as the interpreter's own start-up, and the hook has a budget of 1.6x that start-up. The typed

@@ -1,4 +1,4 @@
-"""Event records (DESIGN §4): the normalised, redacted, append-only log of what sessions did.
+"""Event records: the normalised, redacted, append-only log of what sessions did.
 
 Contract: one JSON object per line in `events/YYYY-MM-DD.jsonl` (UTC day of the record), mode
 0600. A record is appended with a single `write()` of one whole line through an `O_APPEND`

@@ -1,6 +1,6 @@
 """`wikimem hook <client>`: the entry point every harness calls on every lifecycle event.
 
-Contract (DESIGN §4): read one JSON object from stdin; append one normalised, redacted,
+Contract (docs/architecture.md): read one JSON object from stdin; append one normalised, redacted,
 truncated record to `events/`; on SessionStart and UserPromptSubmit print the memory to inject in
 the client's format; on Stop/SessionEnd maybe start a detached dream. Whatever happens (empty,
 non-JSON, deeply nested or huge input, an unknown event, an unwritable home, a held lock, a slow

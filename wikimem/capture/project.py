@@ -1,4 +1,4 @@
-"""Project identity (DESIGN §2): a slug stable across machines and clone paths.
+"""Project identity: a slug stable across machines and clone paths.
 
 Contract: `project_slug(cwd)` is derived from the git remote `origin` of the repository holding
 `cwd` (`git@github.com:acme/api.git` and `https://github.com/acme/api` both give `acme-api`),

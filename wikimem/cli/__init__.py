@@ -1,4 +1,4 @@
-"""The `wikimem` command line (DESIGN §3): typer + rich, one module per verb group.
+"""The `wikimem` command line (docs/overview.md): typer + rich, one module per verb group.
 
 Only this package imports typer and rich; the core returns values. Every user-facing failure is
 a `WikimemError`, printed as one line on stderr with exit code 1 (no traceback); bad usage exits 2

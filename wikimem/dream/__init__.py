@@ -1,4 +1,4 @@
-"""The dream pass: consolidate recorded sessions into the wiki (DESIGN §7). See `runner`.
+"""The dream pass: consolidate recorded sessions into the wiki. See `runner`.
 
 This package's own module holds only what the command line needs before a dream runs (the
 backends' names), so `wikimem --help` does not import the runner.

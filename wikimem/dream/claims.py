@@ -1,4 +1,4 @@
-"""Claims: the lines of a living note, what each is about, and which one is current (DESIGN §5).
+"""Claims: the lines of a living note, what each is about, and which one is current (docs/memory.md).
 
 A living note (everything but session digests) is prose a person may write plus claim lines:
 

@@ -1,4 +1,4 @@
-"""A model's answer, validated, and the one chance it gets to correct it (DESIGN §7).
+"""A model's answer, validated, and the one chance it gets to correct it.
 
 Shared by the model backends (`anthropic`, `claude-cli`): each turns its own reply into an
 `Answer`, and `correct_once` decides whether to send it back, which answer stands, and what to

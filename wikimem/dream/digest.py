@@ -1,4 +1,4 @@
-"""Session digests (DESIGN §7): one bounded, dated note per session, never shared by two.
+"""Session digests: one bounded, dated note per session, never shared by two.
 
 Contract:
   - `short_id(session)` is a readable, unique form of an opaque session id: its first 16

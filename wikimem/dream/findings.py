@@ -1,4 +1,4 @@
-"""Claims from the whole session: what the agent concluded and what a tool printed (DESIGN §5).
+"""Claims from the whole session: what the agent concluded and what a tool printed (docs/memory.md).
 
 The person is not the only one who learns something in a session. The agent reads
 `pyproject.toml` and says "the minimum Python is 3.12 now, not 3.11"; `cat .python-version`

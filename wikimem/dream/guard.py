@@ -1,4 +1,4 @@
-"""What a model may do to the wiki in one chunk, and how its claims are folded in (DESIGN §5, §7).
+"""What a model may do to the wiki in one chunk, and how its claims are folded in (docs/memory.md).
 
 Contract (`ChunkGuard`, one per chunk of one project's events):
   - `check(op)` refuses, with a reason the model is shown in its correction round: a write

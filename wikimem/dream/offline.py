@@ -1,4 +1,4 @@
-"""The offline dream backend: deterministic, no network, useful on its own (DESIGN §7).
+"""The offline dream backend: deterministic, no network, useful on its own.
 
 What it distils from a chunk of one project's events, session by session:
   - statements in prompts (`wikimem.dream.statements`) become claims (`wikimem.dream.claims`):

@@ -1,9 +1,9 @@
-"""Note operations a dream backend proposes (DESIGN §7), and their validation.
+"""Note operations a dream backend proposes, and their validation.
 
 Contract: `upsert(path, title, kind, tags, body, sources)`, `delete(path, reason)`,
 `move(from, to)`, and two operations on the claims of a living note, which never lose what the
 model was not shown: `claim(path, text, subject, sources)` folds one standalone claim into the
-note (replacing the claim it supersedes, DESIGN §5) and `retract(path, text)` removes the claims
+note (replacing the claim it supersedes) and `retract(path, text)` removes the claims
 it names. `parse_operations(data)` turns untrusted JSON (a model's tool input) into
 operations, returning the invalid ones with a reason instead of raising: invalid operations are
 rejected and reported, the rest applied. `OPERATIONS_SCHEMA` is the JSON schema a model is given.

@@ -1,4 +1,4 @@
-"""Where a claim lives (DESIGN §5): the note of its scope and kind, and the notes it may
+"""Where a claim lives (its scope): the note of its scope and kind, and the notes it may
 supersede claims in.
 
 Contract: facts about the person go to `profile/about.md`, the person's preferences and habits

@@ -1,4 +1,4 @@
-"""The bounded prompt a model backend is given (DESIGN §7).
+"""The bounded prompt a model backend is given (docs/dream-backends.md).
 
 Contract: `build_prompt` returns a system prompt (the rules: claims, not transcripts; one current
 claim per subject; scope; what may be changed and how) and a user message holding ONE chunk of

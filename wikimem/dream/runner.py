@@ -1,4 +1,4 @@
-"""`wikimem dream`: consolidate the events since the watermark into the wiki (DESIGN §7).
+"""`wikimem dream`: consolidate the events since the watermark into the wiki.
 
 Contract:
   - Only one dream runs at a time (`state/dream.lock`): a second exits at once with `DreamBusy`.

@@ -1,4 +1,4 @@
-"""Durable statements in what a person types, as standalone claims with a scope (DESIGN §5).
+"""Durable statements in what a person types, as standalone claims with a scope (docs/memory.md).
 
 Contract: `extract(text, said_on, in_project)` returns the `Statement`s worth remembering in one
 prompt, in natural phrasing, not only after trigger words:

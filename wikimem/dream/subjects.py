@@ -1,4 +1,4 @@
-"""What a claim is about: its subject, as structure rather than wording (DESIGN §5).
+"""What a claim is about: its subject, as structure rather than wording (docs/memory.md).
 
 Contract: `key_of(text)` reads a statement into a `Key`: the tool family it makes a choice in
 (package manager, test runner, formatter, …) with the members it favours and rejects — only

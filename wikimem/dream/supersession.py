@@ -1,4 +1,4 @@
-"""Whether a newer claim replaces an older one: yes, no, or cannot tell (DESIGN §5).
+"""Whether a newer claim replaces an older one: yes, no, or cannot tell (docs/memory.md).
 
 Contract: `verdict(new, old)` returns SAME when both are certainly about one subject — one
 tool family's choice, the same typed value (port, host, version, …) of the same thing, a

@@ -1,4 +1,4 @@
-"""The dream watermark: how far into each events file consolidation has got (DESIGN §7).
+"""The dream watermark: how far into each events file consolidation has got.
 
 Contract: per-file byte offsets of the last event consolidated (keyed by the file's name and
 id, `wikimem.capture.events.offset_key`: a file made anew under an old name starts at 0), in

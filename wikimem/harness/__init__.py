@@ -90,7 +90,7 @@ def patch_files(patch: str) -> list[str]:
 
 
 def hook_specific_output(event: str, context: str | None) -> str | None:
-    """Claude Code's and Codex's injection format (DESIGN §4)."""
+    """Claude Code's and Codex's injection format (docs/architecture.md)."""
     if not context:
         return None
     return fastjson.dumps(
@@ -99,7 +99,7 @@ def hook_specific_output(event: str, context: str | None) -> str | None:
 
 
 def additional_context(context: str | None) -> str | None:
-    """GitHub Copilot CLI's injection format (top-level `additionalContext`; DESIGN §4), which
+    """GitHub Copilot CLI's injection format (top-level `additionalContext`), which
     wikimem's OpenCode plugin reads too."""
     if not context:
         return None

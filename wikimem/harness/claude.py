@@ -1,4 +1,4 @@
-"""Claude Code adapter (CONTRACTS §A, OBSERVED: Claude Code 2.1.332).
+"""Claude Code adapter (its documented hooks, as seen with the real Claude Code 2.1.332).
 
 A failing Bash command arrives as PostToolUseFailure with `error` ("Exit code 3\\n<stderr>") and
 no `tool_response`. Edit's `tool_response` repeats the whole original file (`originalFile`) and

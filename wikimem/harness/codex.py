@@ -1,4 +1,4 @@
-"""Codex CLI adapter (CONTRACTS §B, OBSERVED: Codex CLI 0.171.0).
+"""Codex CLI adapter (its documented hooks, as seen with the real Codex CLI 0.171.0).
 
 Codex fires PreModelRequest before every model request: noise, never recorded. Tool output is
 plain text (not an object), file edits arrive as apply_patch documents, and Stop/SubagentStop

@@ -1,4 +1,4 @@
-"""Codex hook trust (OBSERVED: Codex CLI 0.171.0).
+"""Codex hook trust (as seen with the real Codex CLI 0.171.0).
 
 Codex runs a non-managed hook only if `$CODEX_HOME/config.toml` records the hash of its definition
 as trusted, under `[hooks.state."<abs hooks.json>:<snake_case event>:<group>:<handler>"]`; any

@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI adapter (DESIGN §4, OBSERVED: Copilot CLI 1.0.102).
+"""GitHub Copilot CLI adapter (as seen with the real Copilot CLI 1.0.102).
 
 Copilot's camelCase hooks (`sessionStart`, `userPromptSubmitted`, …) get camelCase payloads
 (`sessionId`, `toolName`, `toolArgs`, `toolResult`, epoch-millisecond `timestamp`) that carry

@@ -1,4 +1,4 @@
-"""GitHub Copilot CLI folder trust (OBSERVED: Copilot CLI 1.0.102).
+"""GitHub Copilot CLI folder trust (as seen with the real Copilot CLI 1.0.102).
 
 Copilot CLI runs repository hooks (`<repo>/.github/hooks/*.json`) only in a folder the user
 trusts, and skips them silently elsewhere: no warning, exit 0, nothing recorded. User hooks

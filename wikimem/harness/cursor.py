@@ -1,4 +1,4 @@
-"""Cursor adapter (CONTRACTS §C).
+"""Cursor adapter (from Cursor's documented hooks).
 
 Cursor names its events differently and keys sessions by `conversation_id`; a record's `cwd` is
 the first workspace root. `beforeSubmitPrompt` cannot inject context: it always answers

@@ -1,4 +1,4 @@
-"""Gemini CLI adapter (DESIGN §4, OBSERVED: Gemini CLI 0.61.0).
+"""Gemini CLI adapter (as seen with the real Gemini CLI 0.61.0).
 
 Gemini names its events its own way: BeforeAgent is UserPromptSubmit, AfterTool is PostToolUse
 (a failing shell command too: its exit code is a line inside `tool_response.llmContent`),

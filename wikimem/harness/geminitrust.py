@@ -1,4 +1,4 @@
-"""Gemini CLI folder trust (OBSERVED: Gemini CLI 0.61.0).
+"""Gemini CLI folder trust (as seen with the real Gemini CLI 0.61.0).
 
 Gemini runs hooks — user-scope ones too — only in a trusted folder, and `gemini -p` in an
 untrusted one exits 55. Trust lives in `~/.gemini/trustedFolders.json` (`GEMINI_CLI_HOME`

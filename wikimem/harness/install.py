@@ -203,7 +203,7 @@ def hook_argv(client: str, home: Home, event: str | None = None) -> list[str]:
     absolute.
 
     `-I -S` skips site-packages and the environment's PYTHON* variables: faster on every agent
-    event (DESIGN §4) and immune to a project's virtualenv or PYTHONPATH. `--event` names the
+    event and immune to a project's virtualenv or PYTHONPATH. `--event` names the
     event for a harness whose payloads do not (Copilot CLI)."""
     parts = [sys.executable, "-I", "-S", entry_script(), client]
     if home.root != Home(DEFAULT_HOME).root:

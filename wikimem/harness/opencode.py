@@ -1,4 +1,4 @@
-"""OpenCode adapter (DESIGN §4, OBSERVED: OpenCode 1.18.33).
+"""OpenCode adapter (as seen with the real OpenCode 1.18.33).
 
 OpenCode has no shell hooks. wikimem's own plugin (`integrations/opencode/wikimem.js`, put in
 place by `wikimem install opencode`) runs `wikimem hook opencode` with Claude-shaped payloads:

@@ -1,4 +1,4 @@
-"""Qwen Code adapter (DESIGN §4, OBSERVED: Qwen Code 0.24.4).
+"""Qwen Code adapter (as seen with the real Qwen Code 0.24.4).
 
 Qwen Code is a Gemini CLI fork whose hooks are Claude Code's: the same event names, snake_case
 payloads, `hookSpecificOutput.additionalContext`. What differs, and is handled here:

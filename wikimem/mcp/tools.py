@@ -1,4 +1,4 @@
-"""What each MCP tool does (DESIGN §3 `mcp`, §5, §6, §8), as plain functions over a memory home.
+"""What each MCP tool does (docs/mcp.md), as plain functions over a memory home.
 
 Contract:
   - Every call is made from a place: the project named by its `project` argument, else the

@@ -1,4 +1,4 @@
-"""Stored text made safe to put inside the injected `<memory>` block (issue 12, item 10).
+"""Stored text made safe to put inside the injected `<memory>` block: data, never a way out.
 
 Everything injected comes from notes a model or a tool output may have written, so none of it is
 trusted to keep the block's shape. Contract:

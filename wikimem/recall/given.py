@@ -1,4 +1,4 @@
-"""What a session has been given (DESIGN §8: nothing is repeated within a session).
+"""What a session has been given (nothing is repeated within a session).
 
 Contract:
   - One small JSON record per session in `state/sessions/<sha1 of the id>.json` (0600, replaced

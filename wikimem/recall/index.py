@@ -1,4 +1,4 @@
-"""The search index (DESIGN §8): SQLite FTS5 with BM25 over notes split into sections.
+"""The search index (docs/recall.md): SQLite FTS5 with BM25 over notes split into sections.
 
 Contract:
   - Derived from memory/ alone, in `state/index.sqlite3`; deleted or corrupt, it is rebuilt.
@@ -504,7 +504,7 @@ class Index:
         terms: list[str] | None = None,
     ) -> list[Hit]:
         """Best passages for `query`, the current `project`'s ranked higher. With `scoped`, only
-        what a session in `project` may be given (DESIGN §8, `wikimem.recall.scope`): shared
+        what a session in `project` may be given (`wikimem.recall.scope`): shared
         notes, the project's own, and those of projects in `named`. `terms`: the query's
         `selective_terms`, when the caller has them already."""
         if terms is None:

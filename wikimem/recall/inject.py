@@ -1,4 +1,4 @@
-"""What the agent is given (DESIGN §4, §8): memory at session start and with each prompt.
+"""What the agent is given (docs/recall.md): memory at session start and with each prompt.
 
 Contract:
   - `session_start(...)`: pinned notes, `profile/*`, then the current project's standing notes
@@ -607,7 +607,7 @@ def _for_event(
     start_chars = int(budgets.get("session_start_chars", 8000))
     cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
     if record["event"] == "SessionStart":
-        # In-place edits of profile/ and this project's notes are caught here (DESIGN §8).
+        # In-place edits of profile/ and this project's notes are caught here, at session start.
         dirs = ["profile", f"projects/{project}"] if project else ["profile"]
         index.refresh(dirs=dirs, deadline=deadline - 0.1)
         resumed = record.get("source") == "resume"
@@ -616,7 +616,7 @@ def _for_event(
             home, project, session, start_chars, index, keep_passages=keep, cwd=cwd
         )
     if record.get("client") == "cursor":
-        return None  # beforeSubmitPrompt cannot carry context (CONTRACTS §C.4)
+        return None  # beforeSubmitPrompt cannot carry context (Cursor's documented hook contract)
     text = record.get("prompt")
     if not isinstance(text, str) or not text.strip():
         return None

@@ -1,4 +1,4 @@
-"""What a prompt is given beyond BM25's order (DESIGN §8): passages that together cover the
+"""What a prompt is given beyond BM25's order (docs/recall.md): passages that together cover the
 prompt, and digest passages that read on from the turn that matched.
 
 Contract:

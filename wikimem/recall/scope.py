@@ -1,4 +1,4 @@
-"""Whose memory a note is, and who may be given it (DESIGN §5, §8).
+"""Whose memory a note is, and who may be given it (docs/recall.md, "Another project's notes").
 
 Contract: a note under `profile/` belongs to the person (every session), `general/` and `tools/`
 are knowledge for every session, and `projects/<slug>/` belongs to that project alone. A session

@@ -1,1 +1,1 @@
-"""`wikimem sync`: memory/ shared through any git remote, merged note by note (DESIGN §3, §10)."""
+"""`wikimem sync`: memory/ shared through any git remote, merged note by note (docs/sync.md)."""

@@ -1,4 +1,4 @@
-"""`wikimem sync`: commit hand edits, fetch, merge note by note, re-index, push (DESIGN §10).
+"""`wikimem sync`: commit hand edits, fetch, merge note by note, re-index, push (docs/sync.md).
 
 Contract, in order, one sync at a time (`wikimem.sync.locking`):
   1. A sync a crash interrupted is finished first (its journal names the commit it was moving

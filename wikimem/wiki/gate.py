@@ -1,4 +1,4 @@
-"""The write gate (DESIGN §6): every change to memory/ passes here, in order.
+"""The write gate (docs/gate.md): every change to memory/ passes here, in order.
 
 1. Built-in rules: the path stays inside memory/ after resolving symlinks and `..`, has the note
    shape (kebab-case for notes an automated writer creates; a person's own names, such as

@@ -1,4 +1,4 @@
-"""Notes (DESIGN §5): markdown with YAML front matter, at validated paths inside memory/.
+"""Notes (docs/architecture.md): markdown with YAML front matter, at validated paths inside memory/.
 
 Contract:
   - `validate_path(p)` accepts lower-case kebab-case segments ending in `.md`, at most 4 deep,

@@ -36,7 +36,7 @@ from wikimem.wiki.notes import (
     validate_path,
 )
 
-# A remembered statement is one line of a living note (DESIGN §5), cut beyond MAX_STATEMENT
+# A remembered statement is one line of a living note (a claim), cut beyond MAX_STATEMENT
 # where it is stored, and `remember` takes a few of them at a time: a text that would be cut is
 # refused instead, and the person told where long text goes.
 MAX_REMEMBER_CHARS = 4 * statements.MAX_STATEMENT
