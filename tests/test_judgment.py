@@ -16,6 +16,7 @@ from wikimem.dream.claims import (
     fold,
     retract,
 )
+from wikimem.dream.statements import extract
 from wikimem.dream.subjects import key_of, subject_label
 from wikimem.dream.supersession import DIFFERENT, SAME, UNSURE, verdict
 from wikimem.home import Home
@@ -539,3 +540,15 @@ def test_what_runs_fetched_code() -> None:
         "pipe the logs through grep | sort",
     ):
         assert not runs_fetched_code(line), line
+
+
+def test_a_real_word_near_always_or_never_is_not_read_as_a_typo_of_it() -> None:
+    """ "alwyas" is "always"; "only ever", "the newer client" and "sever" keep their meaning:
+    read as "never" they would turn a rule around."""
+    [fixed] = extract("alwyas run the smoke tests before tagging a release")
+    assert fixed.text.startswith("Always run the smoke tests")
+    said = "the haproxy role only ever goes out with --check --diff first against lb-a"
+    kept = " ".join(s.text for s in extract(said))
+    assert "only ever goes out" in kept and "never" not in kept
+    for sentence in ("the newer client talks to the gateway on port 8443",):
+        assert "never" not in " ".join(s.text for s in extract(sentence)).lower()

@@ -415,6 +415,11 @@ class Statement:
 
 
 _RULE_WORDS = ("always", "never")
+# Real words one typo away from a rule word: read as typos they invert or garble a sentence
+# ("only ever goes out with --check" is not "only never", "the newer client" not "never").
+_NOT_TYPOS = frozenset(
+    {"ever", "fever", "lever", "sever", "newer", "nevers", "evers", "allays", "always", "never"}
+)
 
 
 def _near(word: str, target: str) -> bool:
@@ -437,7 +442,7 @@ def _fix_rule_typos(text: str) -> str:
     def fix(m: re.Match[str]) -> str:
         word = m.group(0)
         for target in _RULE_WORDS:
-            if word.lower() != target and _near(word.lower(), target):
+            if word.lower() not in _NOT_TYPOS and _near(word.lower(), target):
                 return target.capitalize() if word[0].isupper() else target
         return word
 
