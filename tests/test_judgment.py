@@ -552,3 +552,34 @@ def test_a_real_word_near_always_or_never_is_not_read_as_a_typo_of_it() -> None:
     assert "only ever goes out" in kept and "never" not in kept
     for sentence in ("the newer client talks to the gateway on port 8443",):
         assert "never" not in " ".join(s.text for s in extract(sentence)).lower()
+
+
+def test_a_framed_statement_without_a_verb_is_a_claim_with_its_frame_and_scope() -> None:
+    """ "<frame>: <what holds>" said without a verb is read by its shape (a contrast, a form to
+    follow), not by a list of frames; progress, reports and requests stay out."""
+    [retention] = extract("legal came back on the audit: 400 days of raw events, not 90. bump it")
+    assert retention.kind == "fact" and retention.scope == "project"
+    assert retention.text == "Legal came back on the audit: 400 days of raw events, not 90."
+    [exports] = extract(
+        "this goes for every codebase of mine, not just this one: named exports only in TS, "
+        "no default exports. convert src/hooks/useSearch.ts and its importers"
+    )
+    assert exports.scope == "profile" and "no default exports" in exports.text
+    [branches] = extract("new scheme across all my repositories: feat/<ticket>-<slug>")
+    assert branches.scope == "profile" and "feat/<ticket>-<slug>" in branches.text
+    for said in (
+        "status update: 3 of 5 hosts done",
+        "the diff: only whitespace changed",
+        "fix this: the parser breaks on tabs, not spaces",
+        "the flaky test: it fails only on CI, not locally",
+    ):
+        assert extract(said) == [], said
+
+
+def test_only_ever_is_a_rule_and_a_label_before_it_is_not_part_of_it() -> None:
+    [rule] = extract(
+        "while we're here, one thing that holds for good: the haproxy role only ever goes out "
+        "with --check --diff first. carry on with the remaining web hosts"
+    )
+    assert rule.kind == "convention"
+    assert rule.text == "The haproxy role only ever goes out with --check --diff first."

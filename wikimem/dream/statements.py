@@ -70,7 +70,7 @@ _NORMATIVE_LEAD = re.compile(
 )
 # A label before a colon that says what follows is a rule or a note, not part of it.
 _LABEL_LEAD = re.compile(
-    r"^(?:[\w' -]{0,40}\b(?:rules?|conventions?|notes?|things?|tips?|reminders?|context|"
+    r"^(?:[\w' ,-]{0,40}\b(?:rules?|conventions?|notes?|things?|tips?|reminders?|context|"
     r"important|heads up|part \d+ of \d+)\b[\w' ,-]{0,40}):\s+(?=\S)",
     re.IGNORECASE,
 )
@@ -167,7 +167,7 @@ _TRANSIENT_STATE = re.compile(
     re.IGNORECASE,
 )
 _NORMATIVE = re.compile(
-    r"\b(?:always|never|instead of|rather than|prefer(?:s|red)?|(?:do not|don't|dont) (?:ever )?"
+    r"\b(?:always|never|only ever|instead of|rather than|prefer(?:s|red)?|(?:do not|don't|dont) (?:ever )?"
     r"(?:use|add|commit|push|run|call|import|write|put|edit|touch|mock|deploy|merge|rely)|"
     r"stop using|avoid|we use|i use|we're using|we are using|(?:we|i)(?:'ve| have)? switched to|"
     r"switched to|we moved to|we now use|i now use|make sure to|must not|must always|"
@@ -451,7 +451,8 @@ def _fix_rule_typos(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     text = _CODE_BLOCK.sub(" ", text)
-    parts = [p.strip(" \t-*>•") for p in _SENTENCE_SPLIT.split(text)]
+    # list and quote markers open a line; a closing ">" is part of it ("feat/<ticket>-<slug>")
+    parts = [p.strip(" \t").lstrip("-*>• \t") for p in _SENTENCE_SPLIT.split(text)]
     return [p for p in parts if 3 <= len(p) <= 600]
 
 
@@ -840,78 +841,145 @@ def extract(
     if _QUOTED_CHAT.match(text.lstrip()):
         return out  # a pasted conversation: the digest keeps it, it is no one's claim here
     for raw in sentences(text):
-        said = raw  # a scope cue may sit in a label the sentence is read without
-        sentence = _LEAD_FILLER.sub("", raw).strip()
-        sentence = _LABEL_LEAD.sub("", sentence).strip()
-        if not sentence:
-            continue
-        retraction, rest = _retraction(sentence, in_project)
-        replacing = False
-        if retraction is not None:
-            out.append(retraction)
-            if not rest or _PRONOUN_LEAD.match(rest) or re.match(r"^that\b", rest, re.I):
-                continue
-            sentence, replacing = rest, True  # what is true instead: kept as said
-        if sentence.endswith("?") or (_QUESTION_START.match(sentence) and "?" in raw):
-            continue
-        if _PRONOUN_LEAD.match(sentence) and out and out[-1].kind != "retraction":
-            # (a retraction's replacement is a statement too, so it can be continued)
-            # "It fails fast now." goes on with the statement before it
-            continuation = clean(sentence, said_on)
-            if not _TRANSIENT_PERSON.search(sentence) and not _REQUEST.match(sentence):
-                last = out[-1]
-                joined = f"{last.text.rstrip('.')}; {continuation[0].lower()}{continuation[1:]}"
-                out[-1] = replace(last, text=joined)
-            continue
-        # A later clause may say something stopped being true ("mail moved to postmark,
-        # smtp-relay-1 gets switched off friday"): a retraction of its own.
-        pieces = _CLAUSE_SPLIT.split(sentence)
-        if len(pieces) > 1:
-            kept = pieces[:1]
-            for piece in pieces[1:]:
-                gone, _ = _gone(piece, in_project)
-                if gone is not None:
-                    out.append(gone)
-                else:
-                    kept.append(piece)
-            sentence = ", ".join(kept)
-        explicit = replacing or asked
-        m = _EXPLICIT.match(sentence)
-        if m:
-            sentence, explicit = m["rest"].strip(), True
-        normative_lead = bool(_NORMATIVE_LEAD.match(sentence))
-        bare_lead = _NORMATIVE_LEAD.sub("", sentence)
-        scoped = _SCOPE_LEAD.match(bare_lead) or _RULE_LEAD.match(bare_lead)
-        scoped_lead = scoped is not None
-        sentence = _NORMATIVE_LEAD.sub("", sentence)
-        polite = bool(re.search(r"\b(?:pls|plz|please)\b", raw, re.IGNORECASE))
-        lead = ""
-        if scoped is not None:
-            # read without the phrase, kept with it: the claim says where it holds
-            lead, sentence = sentence[: scoped.end()], sentence[scoped.end() :]
-        for part in _clauses(sentence):
-            if part.endswith("?") or _TRANSIENT_PERSON.search(part) or _DOING_NOW.match(part):
-                continue
-            if _TRANSIENT_STATE.search(part) and not explicit:
-                continue
-            kind = _classify(part, normative_lead, scoped_lead, polite)
-            if kind is None:
-                if asked and _REQUEST.match(part) and len(part) >= 8:
-                    # Asked to be remembered, an imperative is a standing rule ("Run lint with
-                    # pnpm lint before pushing"), not a task for now.
-                    kind = "preference"
-                elif not explicit or _REQUEST.match(part) or len(part) < 8:
-                    continue
-                else:
-                    kind = "fact"
-            scope = _scope(kind, part, in_project, said)
-            if kind == "preference" and scope == "project":
-                kind = "convention"
-            text_out = clean(lead + part if lead else part, said_on)
-            lead = ""  # only the first clause follows the phrase
-            if len(text_out) >= 8:
-                change = bool(_SAID_AS_CHANGE.search(part))
-                out.append(Statement(kind, text_out, scope, explicit, change=change))
+        found = len(out)
+        _read_sentence(raw, out, said_on, in_project, asked)
+        if len(out) == found:
+            # Nothing read the usual way: a framed statement ("legal came back on the audit:
+            # 400 days of raw events, not 90") may still say something that holds.
+            framed = _framed(raw, said_on, in_project)
+            if framed is not None:
+                out.append(framed)
     # A statement that only said what a retraction replaces stays; the retraction's own words
     # are not a claim.
     return out
+
+
+def _read_sentence(
+    raw: str, out: list[Statement], said_on: date | None, in_project: bool, asked: bool
+) -> None:
+    """Appends to `out` the statements of one sentence (see `extract`)."""
+    said = raw  # a scope cue may sit in a label the sentence is read without
+    sentence = _LEAD_FILLER.sub("", raw).strip()
+    sentence = _LABEL_LEAD.sub("", sentence).strip()
+    if not sentence:
+        return
+    retraction, rest = _retraction(sentence, in_project)
+    replacing = False
+    if retraction is not None:
+        out.append(retraction)
+        if not rest or _PRONOUN_LEAD.match(rest) or re.match(r"^that\b", rest, re.I):
+            return
+        sentence, replacing = rest, True  # what is true instead: kept as said
+    if sentence.endswith("?") or (_QUESTION_START.match(sentence) and "?" in raw):
+        return
+    if _PRONOUN_LEAD.match(sentence) and out and out[-1].kind != "retraction":
+        # (a retraction's replacement is a statement too, so it can be continued)
+        # "It fails fast now." goes on with the statement before it
+        continuation = clean(sentence, said_on)
+        if not _TRANSIENT_PERSON.search(sentence) and not _REQUEST.match(sentence):
+            last = out[-1]
+            joined = f"{last.text.rstrip('.')}; {continuation[0].lower()}{continuation[1:]}"
+            out[-1] = replace(last, text=joined)
+        return
+    # A later clause may say something stopped being true ("mail moved to postmark,
+    # smtp-relay-1 gets switched off friday"): a retraction of its own.
+    pieces = _CLAUSE_SPLIT.split(sentence)
+    if len(pieces) > 1:
+        kept = pieces[:1]
+        for piece in pieces[1:]:
+            gone, _ = _gone(piece, in_project)
+            if gone is not None:
+                out.append(gone)
+            else:
+                kept.append(piece)
+        sentence = ", ".join(kept)
+    explicit = replacing or asked
+    m = _EXPLICIT.match(sentence)
+    if m:
+        sentence, explicit = m["rest"].strip(), True
+    normative_lead = bool(_NORMATIVE_LEAD.match(sentence))
+    bare_lead = _NORMATIVE_LEAD.sub("", sentence)
+    scoped = _SCOPE_LEAD.match(bare_lead) or _RULE_LEAD.match(bare_lead)
+    scoped_lead = scoped is not None
+    sentence = _NORMATIVE_LEAD.sub("", sentence)
+    polite = bool(re.search(r"\b(?:pls|plz|please)\b", raw, re.IGNORECASE))
+    lead = ""
+    if scoped is not None:
+        # read without the phrase, kept with it: the claim says where it holds
+        lead, sentence = sentence[: scoped.end()], sentence[scoped.end() :]
+    for part in _clauses(sentence):
+        if part.endswith("?") or _TRANSIENT_PERSON.search(part) or _DOING_NOW.match(part):
+            continue
+        if _TRANSIENT_STATE.search(part) and not explicit:
+            continue
+        kind = _classify(part, normative_lead, scoped_lead, polite)
+        if kind is None:
+            if asked and _REQUEST.match(part) and len(part) >= 8:
+                # Asked to be remembered, an imperative is a standing rule ("Run lint with
+                # pnpm lint before pushing"), not a task for now.
+                kind = "preference"
+            elif not explicit or _REQUEST.match(part) or len(part) < 8:
+                continue
+            else:
+                kind = "fact"
+        scope = _scope(kind, part, in_project, said)
+        if kind == "preference" and scope == "project":
+            kind = "convention"
+        text_out = clean(lead + part if lead else part, said_on)
+        lead = ""  # only the first clause follows the phrase
+        if len(text_out) >= 8:
+            change = bool(_SAID_AS_CHANGE.search(part))
+            out.append(Statement(kind, text_out, scope, explicit, change=change))
+
+
+# "legal came back on the audit: 400 days of raw events, not 90", "new scheme across all my
+# repositories: feat/<ticket>-<slug>": a short frame, a colon, and what holds, said without a
+# verb. What holds is read from its shape — a contrast (", not …", "only", "no …", "over",
+# "instead of", "a > b") or a value — not from a list of frames; the frame is kept in the claim,
+# since it says what the value is of, and its scope cue ("every codebase of mine") counts.
+_FRAME = re.compile(r"^(?P<frame>[^:`?]{3,100}?):\s+(?P<content>[^:]{3,240}?)[.!]?$")
+_CONTRAST = re.compile(
+    r"(?:,\s*(?:not|no|never)\s+\S|\bonly\b|^no\s+\w|\bno\s+\w+\s+\w+\b|"
+    r"\b(?:instead of|rather than|over)\b|\s>\s)",
+    re.IGNORECASE,
+)
+# A value that names a form to follow (a path or pattern, a placeholder, code): a bare number
+# is not enough ("status update: 3 of 5 hosts done" is progress, not a claim).
+_VALUE = re.compile(r"[\w-]+/[<\w]|<\w+>|`[^`]+`")
+
+
+# What has a verb is read the usual way; a participle closing a clause ("only whitespace
+# changed") reports what happened.
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did)\b|\b\w{3,}ed\b(?=\s*(?:[,.;]|$))",
+    re.IGNORECASE,
+)
+
+
+def _framed(raw: str, said_on: date | None, in_project: bool) -> Statement | None:
+    sentence = _LEAD_FILLER.sub("", raw).strip()
+    m = _FRAME.match(sentence)
+    if m is None:
+        return None
+    frame, content = m["frame"].strip(), m["content"].strip()
+    if not 2 <= len(frame.split()) <= 14 or (
+        not _CONTRAST.search(content) and not _VALUE.search(content)
+    ):
+        return None
+    if (
+        _REQUEST.match(frame)
+        or _REQUEST.match(content)
+        or _QUESTION_START.match(frame)
+        or _TRANSIENT_PERSON.search(content)
+        or _PROBLEM.search(content)
+        or _REPORT.search(content)
+        or _FINITE.search(content)
+        or len(_content_words(content)) < 2
+    ):
+        return None
+    kind = "fact" if re.search(r"\d", content) else "preference"
+    scope = _scope(kind, content, in_project, raw)
+    if kind == "preference" and scope == "project":
+        kind = "convention"
+    text = clean(f"{frame}: {content}", said_on)
+    return Statement(kind, text, scope, change=bool(_SAID_AS_CHANGE.search(raw)))
