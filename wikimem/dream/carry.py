@@ -33,9 +33,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import gitrun
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
-from wikimem.wiki import gitenv
 
 CARRY_FILE = "carry.json"
 QUARANTINE_FILE = "quarantine.jsonl"
@@ -285,7 +285,7 @@ def merge3(current: str, base: str, mine: str) -> str | None:
             done = subprocess.run(
                 ["git", "merge-file", "-p", *names],
                 capture_output=True,
-                env=gitenv.environ(),
+                env=gitrun.environ(),
                 check=False,
             )
         except OSError:

@@ -22,8 +22,9 @@ import shlex
 import subprocess
 import sys
 
+from wikimem import gitrun
 from wikimem.fsutil import atomic_write
-from wikimem.wiki import gitenv, plainfile
+from wikimem.wiki import plainfile
 
 ATTRIBUTES = ".gitattributes"
 ATTRIBUTE_LINE = "*.md merge=wikimem"
@@ -44,7 +45,7 @@ def _git_config(memory_dir: str, *args: str) -> subprocess.CompletedProcess[str]
         ["git", "-C", memory_dir, "config", *args],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
 
@@ -79,7 +80,7 @@ def _install_hook(memory_dir: str) -> None:
         ["git", "-C", memory_dir, "rev-parse", "--git-common-dir"],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
     if proc.returncode != 0 or not proc.stdout.strip():

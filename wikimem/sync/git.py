@@ -16,10 +16,10 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wikimem import gitrun
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
 from wikimem.sync.transport import Stalled, TimedOut, run_bounded
-from wikimem.wiki import gitenv
 
 NETWORK_TIMEOUT = 300.0  # seconds: a fetch or push that runs longer is given up
 # Seconds without a byte from a fetch or push (run with --progress, which reports a slow but
@@ -74,7 +74,7 @@ class Git:
         self.interactive = interactive
 
     def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        env = gitenv.environ()  # no hooks of the person's, no signing (wikimem.wiki.gitenv)
+        env = gitrun.environ()  # no hooks of the person's, no signing (wikimem.gitrun)
         env.update(_base_env(self.interactive))
         env.update(
             {

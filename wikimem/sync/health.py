@@ -15,9 +15,9 @@ import subprocess
 import time
 from typing import TYPE_CHECKING
 
+from wikimem import gitrun
 from wikimem.home import Home
 from wikimem.sync import record
-from wikimem.wiki import gitenv
 
 if TYPE_CHECKING:
     from wikimem.doctor import Check
@@ -38,7 +38,7 @@ def _configured_remote(home: Home) -> str:
         ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
     return proc.stdout.strip()
@@ -161,7 +161,7 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
         ],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
     try:
@@ -191,7 +191,7 @@ def _driver_checks(home: Home) -> list[Check]:
         ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
     command = proc.stdout.strip()

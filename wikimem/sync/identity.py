@@ -12,8 +12,8 @@ import re
 import socket
 import subprocess
 
+from wikimem import gitrun
 from wikimem.config import Config
-from wikimem.wiki import gitenv
 
 TRAILER = "Wikimem-Machine"
 
@@ -32,7 +32,7 @@ def person(repo: str, config: Config) -> tuple[str, str]:
                 ["git", "-C", repo, "config", "--get", key],
                 capture_output=True,
                 text=True,
-                env=gitenv.environ(),
+                env=gitrun.environ(),
                 check=False,
             )
             values.append(proc.stdout.strip() if proc.returncode == 0 else "")

@@ -29,12 +29,13 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from wikimem import gitrun
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
 from wikimem.sync import markers
 from wikimem.sync.claims import Settled, parse_claim, same_subject, settle_claims
 from wikimem.sync.merge import CONFLICT_KEY, flagged, with_flag
-from wikimem.wiki import gitenv, plainfile
+from wikimem.wiki import plainfile
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
@@ -199,7 +200,7 @@ def flagged_paths(memory_dir: str) -> list[str]:
         ],
         capture_output=True,
         text=True,
-        env=gitenv.environ(),
+        env=gitrun.environ(),
         check=False,
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 import git
 
+from wikimem import gitrun
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
-from wikimem.wiki import gitenv
 
 TEMP_PATTERN = ".wikimem-*.tmp"
 # Lock files git creates with O_EXCL and removes when done; a killed git leaves them behind.
@@ -184,7 +184,7 @@ class Store:
         # One git call before GitPython's: a repository another user owns is refused by git
         # itself, and GitPython's long-lived reader would die mid-write (a broken pipe).
         try:
-            probe = gitenv.run(path, "rev-parse", "--git-dir")
+            probe = gitrun.run(path, "rev-parse", "--git-dir")
         except OSError as exc:
             raise GitError(f"could not run git: {exc.strerror or exc}") from None
         if probe.returncode != 0:
@@ -195,7 +195,7 @@ class Store:
         except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
             raise GitError(f"{path} is not a git repository (run `wikimem init`)") from exc
         # GitPython's own git calls get the same settings as ours (no hooks, no signing).
-        self.repo.git.update_environment(**gitenv.overrides())
+        self.repo.git.update_environment(**gitrun.overrides())
 
     @classmethod
     def init(cls, path: str, identity: GitConfig) -> Store:
@@ -203,7 +203,7 @@ class Store:
         os.makedirs(path, exist_ok=True)
         if not os.path.isdir(os.path.join(path, ".git")):
             try:
-                done = gitenv.run(path, "init", "-q", "-b", "main")
+                done = gitrun.run(path, "init", "-q", "-b", "main")
             except OSError as exc:
                 raise GitError(f"could not run git: {exc.strerror or exc}") from None
             if done.returncode != 0:
@@ -213,7 +213,7 @@ class Store:
 
     def branch(self) -> str | None:
         """The branch HEAD is on (unborn included), None when HEAD is detached."""
-        proc = gitenv.run(self.path, "symbolic-ref", "-q", "--short", "HEAD")
+        proc = gitrun.run(self.path, "symbolic-ref", "-q", "--short", "HEAD")
         name = proc.stdout.decode("utf-8", "replace").strip()
         return name if proc.returncode == 0 and name else None
 
@@ -221,8 +221,8 @@ class Store:
         """(the commit HEAD is at, the branch to go back to) when HEAD is detached, else None."""
         if self.branch() is not None:
             return None
-        head = gitenv.run(self.path, "rev-parse", "-q", "--verify", "HEAD")
-        heads = gitenv.run(self.path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
+        head = gitrun.run(self.path, "rev-parse", "-q", "--verify", "HEAD")
+        heads = gitrun.run(self.path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
         names = heads.stdout.decode("utf-8", "replace").split()
         branch = "main" if "main" in names or not names else names[0]
         return head.stdout.decode().strip() or "?", branch
@@ -251,7 +251,7 @@ class Store:
         if paths is not None:
             cmd += ["--pathspec-from-file=-", "--pathspec-file-nul"]
             data = "\0".join(paths).encode("utf-8", "surrogateescape")
-        env = gitenv.environ({**_identity(self.identity), "GIT_LITERAL_PATHSPECS": "1"})
+        env = gitrun.environ({**_identity(self.identity), "GIT_LITERAL_PATHSPECS": "1"})
         try:
             done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
         except OSError as exc:

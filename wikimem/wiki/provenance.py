@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import subprocess
 
-from wikimem.wiki import gitenv
+from wikimem import gitrun
 
 PERSON_SOURCES = frozenset({"remember", "edit", "forget", "watch"})
 MAX_COMMITS = 20000
@@ -20,7 +20,7 @@ _COMMIT = "\x1e"  # record separator between commits in the log output
 
 
 def person_written(memory_dir: str) -> set[str]:
-    env = gitenv.environ()  # core.quotepath off: names come back as they are
+    env = gitrun.environ()  # core.quotepath off: names come back as they are
     out: set[str] = set()
     try:
         log = subprocess.run(
