@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -282,12 +281,7 @@ def merge3(current: str, base: str, mine: str) -> str | None:
                 fh.write(text)
             names.append(name)
         try:
-            done = subprocess.run(
-                ["git", "merge-file", "-p", *names],
-                capture_output=True,
-                env=gitrun.environ(),
-                check=False,
-            )
+            done = gitrun.run(None, "merge-file", "-p", *names)
         except OSError:
             return None
     if done.returncode != 0:

@@ -41,13 +41,7 @@ def driver_command() -> str:
 
 
 def _git_config(memory_dir: str, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", "-C", memory_dir, "config", *args],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
-    )
+    return gitrun.run_text(memory_dir, "config", *args)
 
 
 def install(memory_dir: str) -> list[str]:
@@ -76,13 +70,7 @@ def _install_hook(memory_dir: str) -> None:
     # and a hook of ours there would run in every repository of the person's. (With such a
     # setting git runs the person's hooks instead of this one: index.md is then regenerated
     # by wikimem's next commit.)
-    proc = subprocess.run(
-        ["git", "-C", memory_dir, "rev-parse", "--git-common-dir"],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
-    )
+    proc = gitrun.run_text(memory_dir, "rev-parse", "--git-common-dir")
     if proc.returncode != 0 or not proc.stdout.strip():
         return
     hook = os.path.join(memory_dir, proc.stdout.strip(), "hooks", "post-merge")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import time
 from typing import TYPE_CHECKING
 
@@ -34,13 +33,7 @@ def _configured_remote(home: Home) -> str:
         url = ""
     if url:
         return url
-    proc = subprocess.run(
-        ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
-    )
+    proc = gitrun.run_text(home.memory_dir, "config", "--get", "remote.origin.url")
     return proc.stdout.strip()
 
 
@@ -149,20 +142,12 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
     behind loses conflicts it should win: say so."""
     from wikimem.doctor import Check
 
-    proc = subprocess.run(
-        [
-            "git",
-            "-C",
-            home.memory_dir,
-            "for-each-ref",
-            "--sort=-committerdate",
-            "--count=1",
-            "--format=%(committerdate:unix) %(committerdate:iso-strict)",
-        ],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
+    proc = gitrun.run_text(
+        home.memory_dir,
+        "for-each-ref",
+        "--sort=-committerdate",
+        "--count=1",
+        "--format=%(committerdate:unix) %(committerdate:iso-strict)",
     )
     try:
         stamp, when = proc.stdout.split()
@@ -187,13 +172,7 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
 def _driver_checks(home: Home) -> list[Check]:
     from wikimem.doctor import Check
 
-    proc = subprocess.run(
-        ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
-    )
+    proc = gitrun.run_text(home.memory_dir, "config", "--get", "merge.wikimem.driver")
     command = proc.stdout.strip()
     if not command:
         return []

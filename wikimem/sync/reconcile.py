@@ -25,7 +25,6 @@ the notes that do (what `status` and `doctor` report: a stale flag is no conflic
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -184,11 +183,9 @@ def kept_outside(before: str, after: str) -> bool:
 
 def flagged_paths(memory_dir: str) -> list[str]:
     """Notes whose front matter says `conflict: true` (committed or not)."""
-    proc = subprocess.run(
-        [
-            "git",
-            "-C",
-            memory_dir,
+    proc = gitrun.run_text(
+        memory_dir,
+        *(
             "grep",
             "-l",
             "--untracked",
@@ -197,11 +194,7 @@ def flagged_paths(memory_dir: str) -> list[str]:
             f"^{CONFLICT_KEY}: *(true|yes)",
             "--",
             "*.md",
-        ],
-        capture_output=True,
-        text=True,
-        env=gitrun.environ(),
-        check=False,
+        ),
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
 
