@@ -11,7 +11,7 @@ config.toml: a malformed config is refused by every command with the same one-li
 comes through here, falls back to the defaults).
 
 Start-up: importing this package and its verb modules loads typer and nothing heavy. Each verb
-imports what it needs (GitPython, the dream, the demo, rich's tables and markdown) inside its
+imports what it needs (the wiki, the dream, the demo, rich's tables and markdown) inside its
 command function, and the consoles are made on first use, so `wikimem --version`, `--help` and
 `status` do not pay for the rest (`bench/cli_startup.py`; `tests/test_cli_startup.py`).
 """
