@@ -1,15 +1,23 @@
-"""The package's shape, read from its source with `ast`: one module starts git.
+"""The package's shape, read from its source with `ast`.
 
-`wikimem.gitrun` is the only module that runs git (it sets the environment that keeps the
-person's hooks, signing and prompts out of wikimem's commits) and nothing imports GitPython. A
-git command built anywhere else, as an argument list that begins with "git", fails here.
+- `wikimem.gitrun` is the only module that runs git (it sets the environment that keeps the
+  person's hooks, signing and prompts out of wikimem's commits) and nothing imports GitPython. A
+  git command built anywhere else, as an argument list that begins with "git", fails here.
+- The package imports no third-party package that pyproject.toml does not declare (or a
+  declared one does not require).
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.metadata
+import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from tests.conftest import REPO
 
@@ -85,3 +93,39 @@ def test_the_git_rule_catches_each_way_of_running_git() -> None:
     }
     for source, expected in samples.items():
         assert len(list(git_spawns(ast.parse(source)))) == expected, source
+
+
+def third_party_imports(tree: ast.AST) -> set[str]:
+    """The top-level names of what `tree` imports from outside the standard library."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return {n for n in names if n not in sys.stdlib_module_names and n != "wikimem"}
+
+
+def test_the_package_imports_only_what_pyproject_declares() -> None:
+    """A dependency dropped from pyproject.toml is dropped from the code too (and one the code
+    needs is declared): a fresh install would otherwise fail on the first import."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {canonicalize_name(Requirement(s).name) for s in project["dependencies"]}
+    # What a declared dependency itself requires (the mcp module uses mcp's anyio and pydantic)
+    # comes with it: allowed, as long as a declared one brings it.
+    todo = list(declared)
+    while todo:
+        for spec in importlib.metadata.requires(todo.pop()) or []:
+            req = Requirement(spec)
+            name = canonicalize_name(req.name)
+            if name not in declared and (req.marker is None or req.marker.evaluate({"extra": ""})):
+                declared.add(name)
+                todo.append(name)
+    providers = importlib.metadata.packages_distributions()
+    undeclared = {}
+    for name, tree in modules().items():
+        for top in third_party_imports(tree):
+            dists = {canonicalize_name(d) for d in providers.get(top, [top])}
+            if not dists & declared:
+                undeclared.setdefault(top, []).append(name)
+    assert undeclared == {}, f"imported but not in [project] dependencies: {undeclared}"
