@@ -19,20 +19,11 @@ import subprocess
 import sys
 import time
 import tomllib
-from dataclasses import dataclass
 
+from wikimem.checks import Check
 from wikimem.harness import CLIENTS, codextrust, copilottrust, is_wikimem_command
 from wikimem.harness.install import WIRING, Installed, config_path, installed, qwen_dir
 from wikimem.home import DEFAULT_HOME, Home
-
-
-@dataclass(frozen=True)
-class Check:
-    area: str
-    status: str  # ok | warn | fail | info
-    detail: str
-    fix: str = ""
-
 
 PROBE_PAYLOADS = {
     "claude": {

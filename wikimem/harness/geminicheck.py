@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 
-from wikimem.doctor import Check
+from wikimem.checks import Check
 from wikimem.harness import geminitrust, is_wikimem_command
 from wikimem.harness.install import GEMINI_HOOK_NAME, config_path
 

@@ -12,14 +12,11 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from typing import TYPE_CHECKING
 
 from wikimem import gitrun
+from wikimem.checks import Check
 from wikimem.home import Home
 from wikimem.sync import record
-
-if TYPE_CHECKING:
-    from wikimem.doctor import Check
 
 JOURNAL = "sync-journal.json"
 
@@ -71,8 +68,6 @@ def summary(home: Home) -> str | None:
 
 
 def checks(home: Home) -> list[Check]:
-    from wikimem.doctor import Check
-
     rec = record.load(home)
     url = _configured_remote(home)
     out: list[Check] = []
@@ -140,8 +135,6 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
     """A commit in memory/ dated in this machine's future: this clock is behind (or the other
     machine's was ahead). Conflicts are settled by the time each side was changed, so a clock
     behind loses conflicts it should win: say so."""
-    from wikimem.doctor import Check
-
     proc = gitrun.run_text(
         home.memory_dir,
         "for-each-ref",
@@ -170,8 +163,6 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
 
 
 def _driver_checks(home: Home) -> list[Check]:
-    from wikimem.doctor import Check
-
     proc = gitrun.run_text(home.memory_dir, "config", "--get", "merge.wikimem.driver")
     command = proc.stdout.strip()
     if not command:
