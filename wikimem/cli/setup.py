@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.cli.common import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.harness import CLIENTS
 from wikimem.home import resolve_home
 
