@@ -21,7 +21,8 @@ from wikimem.fsutil import atomic_write
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.links import wikilink
-from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
+from wikimem.wiki.notemeta import TOP_FOLDERS
+from wikimem.wiki.notes import first_sentence
 
 HEADER = """\
 # Memory index

@@ -26,13 +26,13 @@ import yaml
 
 from wikimem.errors import WikimemError
 from wikimem.wiki import notemeta
+from wikimem.wiki.notemeta import TOP_FOLDERS
 
 # libyaml's loader when PyYAML was built with it (several times faster), else the pure one:
 # both refuse every tag but the standard ones.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 KINDS = ("profile", "project", "tool", "general", "session")
-TOP_FOLDERS = ("profile", "projects", "tools", "general")
 KIND_OF_FOLDER = {
     "profile": "profile",
     "projects": "project",

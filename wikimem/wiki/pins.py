@@ -81,12 +81,11 @@ def pinned_in_head(memory_dir: str) -> set[str]:
     candidate's front matter read properly)."""
     from wikimem import gitrun
     from wikimem.wiki import notemeta
-    from wikimem.wiki.notes import TOP_FOLDERS
 
     try:
         proc = gitrun.run(
             memory_dir, "grep", "-l", "-z", "-I", "-i", "-E",
-            r"^pinned:[[:space:]]*(true|yes|on)", "HEAD", "--", *TOP_FOLDERS,
+            r"^pinned:[[:space:]]*(true|yes|on)", "HEAD", "--", *notemeta.TOP_FOLDERS,
         )  # fmt: skip
     except OSError:
         return set()
