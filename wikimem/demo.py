@@ -22,9 +22,9 @@ from typing import Any
 from wikimem import gitrun
 from wikimem.dream.offline import OfflineBackend
 from wikimem.dream.runner import run_dream
-from wikimem.harness.install import hook_command
 from wikimem.home import Home
 from wikimem.layout import init_home
+from wikimem.setup.install import hook_command
 
 REMOTE = "git@github.com:acme/api.git"
 

@@ -11,8 +11,9 @@ import json
 import os
 
 from wikimem.checks import Check
-from wikimem.harness import geminitrust, is_wikimem_command
-from wikimem.harness.install import GEMINI_HOOK_NAME, config_path
+from wikimem.harness import is_wikimem_command
+from wikimem.setup import geminitrust
+from wikimem.setup.install import GEMINI_HOOK_NAME, config_path
 
 
 def _settings(path: str) -> dict[str, object]:
