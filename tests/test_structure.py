@@ -1,5 +1,10 @@
 """The package's shape, read from its source with `ast`.
 
+- No import circles between modules. Every import counts: at module level, inside a function
+  (a lazy import that closes a circle is still a circle) and under `TYPE_CHECKING`.
+- The hook's imports, followed all the way (lazy ones included), reach only the standard library
+  and wikimem's own stdlib modules, the harness adapters among them: never the installers
+  (`wikimem.setup`), the command line or the dream.
 - `wikimem.gitrun` is the only module that runs git (it sets the environment that keeps the
   person's hooks, signing and prompts out of wikimem's commits) and nothing imports GitPython. A
   git command built anywhere else, as an argument list that begins with "git", fails here.
@@ -129,3 +134,143 @@ def test_the_package_imports_only_what_pyproject_declares() -> None:
             if not dists & declared:
                 undeclared.setdefault(top, []).append(name)
     assert undeclared == {}, f"imported but not in [project] dependencies: {undeclared}"
+
+
+# -- import circles and the hook's closure -----------------------------------------------------
+
+HOOK_ENTRIES = ("wikimem.hookentry", "wikimem.capture.hook")
+
+
+def imports_of(name: str, tree: ast.Module, known: set[str], is_package: bool) -> set[str]:
+    """The wikimem modules `name` imports (anywhere in its source)."""
+    package = name if is_package else name.rpartition(".")[0]
+
+    def owner(dotted: str) -> str | None:
+        while dotted and dotted not in known:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    out: set[str | None] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {owner(a.name) for a in node.names if a.name.startswith("wikimem")}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = package.split(".")
+                base = parts[: len(parts) - (node.level - 1)]
+                source = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                source = node.module or ""
+            if source != "wikimem" and not source.startswith("wikimem."):
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"  # `from wikimem.x import y`: y may be a module
+                out.add(sub if sub in known else owner(source))
+    return {m for m in out if m is not None and m != name}
+
+
+def import_graph() -> dict[str, set[str]]:
+    trees = modules()
+    packages = {module_name(p) for p in PACKAGE.rglob("__init__.py")}
+    known = set(trees)
+    return {name: imports_of(name, tree, known, name in packages) for name, tree in trees.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle (a -> … -> a) per strongly connected group of modules, the shortest through
+    the group's first module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    found = []
+    for group in groups:
+        start = min(group)
+        paths = [[start]]  # breadth first: the shortest way back to `start` inside the group
+        seen = {start}
+        while paths:
+            path = paths.pop(0)
+            following = sorted(graph[path[-1]] & group)
+            if start in following:
+                found.append([*path, start])
+                break
+            for w in following:
+                if w not in seen:
+                    seen.add(w)
+                    paths.append([*path, w])
+    return found
+
+
+def closure(graph: dict[str, set[str]], roots: tuple[str, ...]) -> set[str]:
+    seen: set[str] = set()
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    return seen
+
+
+def test_no_import_circles() -> None:
+    found = cycles(import_graph())
+    assert found == [], "import circles:\n" + "\n".join(" -> ".join(c) for c in found)
+
+
+def test_the_circle_finder_finds_lazy_relative_and_long_circles() -> None:
+    graph = {
+        "a": {"b"},
+        "b": {"c"},
+        "c": {"a"},  # a -> b -> c -> a
+        "d": {"e"},
+        "e": {"d", "a"},  # d <-> e
+        "f": {"a"},
+    }
+    assert sorted(map(tuple, cycles(graph))) == [("a", "b", "c", "a"), ("d", "e", "d")]
+    lazy = ast.parse("def f():\n    from wikimem.b import thing\n")
+    assert imports_of("wikimem.a", lazy, {"wikimem.a", "wikimem.b"}, False) == {"wikimem.b"}
+    relative = ast.parse("from . import b\nfrom .c import x\n")
+    known = {"wikimem.p", "wikimem.p.a", "wikimem.p.b", "wikimem.p.c"}
+    assert imports_of("wikimem.p.a", relative, known, False) == {"wikimem.p.b", "wikimem.p.c"}
+
+
+def test_the_hook_reaches_only_the_standard_library_and_the_adapters() -> None:
+    graph = import_graph()
+    reached = closure(graph, HOOK_ENTRIES)
+    trees = modules()
+    outside = {name: sorted(third_party_imports(trees[name])) for name in reached}
+    outside = {name: names for name, names in outside.items() if names}
+    assert outside == {}, f"the hook path imports outside the standard library: {outside}"
+    forbidden = sorted(
+        m for m in reached if m.startswith(("wikimem.setup", "wikimem.cli", "wikimem.dream"))
+    )
+    assert forbidden == [], f"the hook path reaches installers, the CLI or the dream: {forbidden}"
+    adapters = {m for m in graph if m.startswith("wikimem.harness.")}
+    assert adapters, "no adapter modules found"
+    assert adapters <= reached, f"adapters the hook does not import: {sorted(adapters - reached)}"
