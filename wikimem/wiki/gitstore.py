@@ -396,14 +396,20 @@ class Store:
         with every file it changed against its first parent."""
         if not self.has_commits():
             return []
-        args = [
-            "log", f"--max-count={n}", "-z", "--name-only", "--no-renames", "--root",
-            "--diff-merges=first-parent", "--no-show-signature", "--full-diff",
-            f"--format={_RECORD}%H%x00%cI%x00%an%x00%B%x00",
-        ]  # fmt: skip
-        if path:
-            args += ["--", path]
-        done = gitrun.run(self.path, *args)
+        # Which commits, then what each changed, in two calls: showing a merge's changes
+        # against its first parent would also change which commits a path keeps.
+        chosen = gitrun.run(
+            self.path, "rev-list", f"--max-count={n}", "HEAD", *(("--", path) if path else ())
+        )
+        if chosen.returncode != 0:
+            raise GitError(f"git log failed: {_last_line(chosen.stderr)}")
+        if not chosen.stdout.strip():
+            return []
+        done = gitrun.run(
+            self.path, "log", "--no-walk=unsorted", "--stdin", "-z", "--name-only",
+            "--no-renames", "--root", "--diff-merges=first-parent", "--no-show-signature",
+            f"--format={_RECORD}%H%x00%cI%x00%an%x00%B%x00", input=chosen.stdout,
+        )  # fmt: skip
         if done.returncode != 0:
             raise GitError(f"git log failed: {_last_line(done.stderr)}")
         out = []
