@@ -53,9 +53,9 @@ def main() -> int:
     ap.add_argument("--all-clients", action="store_true", help="Copilot, OpenCode, Qwen too")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
-    from wikimem.harness.install import hook_command
     from wikimem.home import Home
     from wikimem.layout import init_home
+    from wikimem.setup.install import hook_command
 
     with tempfile.TemporaryDirectory() as tmp:
         home = Home(os.path.join(tmp, "home"))

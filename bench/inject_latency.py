@@ -123,10 +123,10 @@ def main() -> int:
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=30)
     args = ap.parse_args()
-    from wikimem.harness.install import hook_command
     from wikimem.home import Home
     from wikimem.layout import init_home
     from wikimem.recall.index import open_index
+    from wikimem.setup.install import hook_command
 
     rng = random.Random(11)
     with tempfile.TemporaryDirectory() as tmp:

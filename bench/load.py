@@ -184,8 +184,8 @@ def _wall(argv: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, by
 def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str, cwd: str) -> None:
     """Send n events; write the hooks' and the interleaved baseline's wall times to `out`."""
     os.environ["WIKIMEM_HOME"] = home
-    from wikimem.harness.install import hook_command
     from wikimem.home import Home
+    from wikimem.setup.install import hook_command
 
     hooks: list[float] = []
     baseline: list[float] = []

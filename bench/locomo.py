@@ -146,8 +146,8 @@ def _init_home(root: Path) -> Any:
 
 def _replay(home_root: str, conv_file: str, project: str, shared: bool) -> int:
     """Replay one conversation into `home_root` through the installed hook; returns events."""
-    from wikimem.harness.install import hook_command
     from wikimem.home import Home
+    from wikimem.setup.install import hook_command
 
     conv_id = Path(conv_file).stem
     conv = json.loads(Path(conv_file).read_text())

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tests.conftest import hook_env, payload, records, run_hook
-from wikimem.harness.install import install
 from wikimem.home import Home
+from wikimem.setup.install import install
 
 
 def test_claude_hook_under_cursor_is_skipped_when_cursor_hooks_are_wired(home: Path) -> None:

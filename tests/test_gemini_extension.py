@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 from tests.conftest import REPO
-from wikimem.harness.install import GEMINI_HOOK_NAME, WIRING
+from wikimem.setup.install import GEMINI_HOOK_NAME, WIRING
 
 EXTENSION = REPO / "integrations" / "gemini"
 
@@ -26,7 +26,7 @@ def test_manifest_shape() -> None:
     assert manifest["mcpServers"] == {
         "wikimem": {"command": "${extensionPath}/hooks/wikimem-hook", "args": ["mcp"]}
     }
-    from wikimem.harness.mcpconfig import is_ours
+    from wikimem.setup.mcpconfig import is_ours
 
     assert is_ours(manifest["mcpServers"]["wikimem"])
     assert set(manifest) <= {"name", "version", "description", "mcpServers", "contextFileName"}

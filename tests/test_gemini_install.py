@@ -94,7 +94,7 @@ def test_trust_is_refused_for_the_home_directory() -> None:
 def test_folder_trust_follows_geminis_rules(
     project: Path, rules: dict[str, str], expected: bool | None
 ) -> None:
-    from wikimem.harness.geminitrust import folder_trust
+    from wikimem.setup.geminitrust import folder_trust
 
     gemini_dir().mkdir()
     fill = {"p": str(project), "parent": str(project.parent)}
@@ -105,7 +105,7 @@ def test_folder_trust_follows_geminis_rules(
 
 
 def test_environment_and_settings_overrides(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from wikimem.harness.geminitrust import folder_trust
+    from wikimem.setup.geminitrust import folder_trust
 
     assert folder_trust(str(project)).trusted is None
     assert folder_trust(str(project), {"security": {"folderTrust": {"enabled": False}}}).trusted

@@ -196,3 +196,40 @@ def test_memory_owned_by_another_user_is_named_by_sync_and_init(
         assert "belongs to another user" in proc.stderr, (args, proc.stderr)
         assert "safe.directory" in proc.stderr and "internal error" not in proc.stderr
         assert "has no commits" not in proc.stderr and "cannot reach" not in proc.stderr
+
+
+def test_the_history_wikimem_shows_is_git_s_exactly(tmp_path: Path) -> None:
+    """`wikimem log` and `diff` read memory/'s history: a merge lists what it brought against
+    its first parent, a path's log keeps git's own choice of commits (a merge that only
+    brought the path is not one), and names with spaces or accents come back as they are."""
+    from wikimem.config import GitConfig
+    from wikimem.wiki.gitstore import Store
+
+    repo = str(tmp_path / "memory")
+    store = Store.init(repo, GitConfig("wikimem", "wikimem@localhost"))
+
+    def commit(name: str, text: str, message: str) -> None:
+        with open(os.path.join(repo, name), "w", encoding="utf-8") as fh:
+            fh.write(text)
+        store.commit([name], message)
+
+    commit("général note.md", "one\n", "first\n\nWikimem-Batch: b1")
+    git(repo, "switch", "-q", "-c", "side")
+    commit("side.md", "side\n", "side")
+    git(repo, "switch", "-q", "main")
+    commit("main.md", "main\n", "main")
+    git(repo, "-c", "user.name=p", "-c", "user.email=p@x", "merge", "-q", "--no-edit", "side")
+
+    log = store.log(10)
+    assert [c.subject for c in log] == ["Merge branch 'side'", "main", "side", "first"]
+    assert [c.files for c in log] == [
+        ("side.md",),
+        ("main.md",),
+        ("side.md",),
+        ("général note.md",),
+    ]
+    assert log[-1].body == "Wikimem-Batch: b1" and log[-1].author == "wikimem"
+    assert [c.subject for c in store.log(10, "side.md")] == ["side"]
+    assert list(store.trailer_values("Wikimem-Batch")) == [(log[-1].sha, "b1")]
+    assert store.file_at("général note.md", log[-1].sha) == "one\n"
+    assert store.diff(log[1].sha).splitlines()[0].startswith("diff --git a/side.md")

@@ -242,7 +242,7 @@ def test_codex_trust_hash_matches_the_reference_implementation() -> None:
         import realclient_codex as ref
     finally:
         sys.path.remove(str(ref_dir))
-    from wikimem.harness.codextrust import trust_hash
+    from wikimem.setup.codextrust import trust_hash
 
     for event, group in [
         ("SessionStart", {}),
@@ -259,7 +259,7 @@ def test_codex_trust_hash_matches_the_reference_implementation() -> None:
 
 
 def test_codex_reinstall_and_uninstall_keep_a_foreign_hooks_trust() -> None:
-    from wikimem.harness.codextrust import handler_keys, read_trusted, record_trust
+    from wikimem.setup.codextrust import handler_keys, read_trusted, record_trust
 
     assert wikimem("install", "codex").returncode == 0
     path = config_file("codex")

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from wikimem.harness.install import InstallError
-from wikimem.harness.mcpconfig import config_path, install_mcp, is_ours, uninstall_mcp
 from wikimem.home import Home
+from wikimem.setup.install import InstallError
+from wikimem.setup.mcpconfig import config_path, install_mcp, is_ours, uninstall_mcp
 
 FOREIGN_JSON: dict[str, Any] = {
     "numStartups": 42,

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import hook_env, make_repo
-from wikimem.harness import opencodeplugin
+from wikimem.setup import opencodeplugin
 
 
 def wikimem(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

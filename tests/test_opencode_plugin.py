@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from wikimem.harness import opencodeplugin
+from wikimem.setup import opencodeplugin
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")

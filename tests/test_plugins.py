@@ -16,9 +16,9 @@ import pytest
 
 from tests.conftest import REPO, payload, records
 from wikimem import __version__
-from wikimem.harness.install import WIRING, install
-from wikimem.harness.mcpconfig import is_ours
 from wikimem.home import Home
+from wikimem.setup.install import WIRING, install
+from wikimem.setup.mcpconfig import is_ours
 
 WRAPPER = REPO / "hooks" / "wikimem-hook"
 VENV_BIN = Path(sys.executable).parent

@@ -16,7 +16,8 @@ def main() -> None:
         from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
-    from wikimem.cli import app, tolerate_narrow_encodings
+    from wikimem.cli import app
+    from wikimem.cli.common import tolerate_narrow_encodings
 
     tolerate_narrow_encodings()
     app(prog_name="wikimem")

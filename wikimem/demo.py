@@ -19,12 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem import gitrun
 from wikimem.dream.offline import OfflineBackend
 from wikimem.dream.runner import run_dream
-from wikimem.harness.install import hook_command
 from wikimem.home import Home
 from wikimem.layout import init_home
-from wikimem.wiki import gitenv
+from wikimem.setup.install import hook_command
 
 REMOTE = "git@github.com:acme/api.git"
 
@@ -226,11 +226,11 @@ def demo_workspace() -> Iterator[tuple[Home, str, str]]:
         for name in ("work/acme-api", "laptop/src/api-checkout"):
             path = os.path.join(tmp, name)
             os.makedirs(path)
-            env = gitenv.environ()  # the person's hooks and templates' hooks do not run
-            subprocess.run(["git", "init", "-q", path], check=True, env=env)
-            subprocess.run(
-                ["git", "-C", path, "remote", "add", "origin", REMOTE], check=True, env=env
-            )
+            # (gitrun: the person's hooks and templates' hooks do not run)
+            for args in (("init", "-q"), ("remote", "add", "origin", REMOTE)):
+                done = gitrun.run(path, *args)
+                if done.returncode != 0:
+                    raise subprocess.CalledProcessError(done.returncode, args)
             clones.append(path)
         yield home, clones[0], clones[1]
 

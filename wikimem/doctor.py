@@ -19,20 +19,12 @@ import subprocess
 import sys
 import time
 import tomllib
-from dataclasses import dataclass
 
-from wikimem.harness import CLIENTS, codextrust, copilottrust, is_wikimem_command
-from wikimem.harness.install import WIRING, Installed, config_path, installed, qwen_dir
+from wikimem.checks import Check
+from wikimem.harness import CLIENTS, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
-
-
-@dataclass(frozen=True)
-class Check:
-    area: str
-    status: str  # ok | warn | fail | info
-    detail: str
-    fix: str = ""
-
+from wikimem.setup import codextrust, copilottrust
+from wikimem.setup.install import WIRING, Installed, config_path, installed, qwen_dir
 
 PROBE_PAYLOADS = {
     "claude": {
@@ -580,7 +572,7 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
             )
     checks += _codex_checks(project_dir) + _disabled_hooks_checks(project_dir)
     checks += _copilot_checks(found) + _opencode_checks(found)
-    from wikimem.harness.geminicheck import gemini_checks
+    from wikimem.setup.geminicheck import gemini_checks
 
     gemini = gemini_checks(project_dir, wired=any(i.client == "gemini" for i in found))
     checks += gemini

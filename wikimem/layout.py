@@ -132,7 +132,7 @@ def _init_memory(home: Home, config: object) -> list[str]:
     # Notes already in the folder (an existing vault) are adopted in the first commit.
     adopted = existing_notes(home.memory_dir)
     write_index(home.memory_dir, fresh=adopted)
-    from wikimem.sync.driver import install as install_merge_driver
+    from wikimem.sync.registration import install as install_merge_driver
 
     attributes = install_merge_driver(home.memory_dir)  # a plain `git pull` merges notes too
     store.commit(

@@ -23,9 +23,9 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import subprocess
 from dataclasses import dataclass, field
 
+from wikimem import gitrun
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 
@@ -219,10 +219,7 @@ def history_count(memory_dir: str, value: str) -> int:
     found: set[str] = set()
     for args in (["-S", value], ["--grep", value, "-F"]):
         try:
-            proc = subprocess.run(
-                ["git", "-C", memory_dir, "log", "--all", "--format=%H", *args],
-                capture_output=True, text=True, check=False,
-            )  # fmt: skip
+            proc = gitrun.run_text(memory_dir, "log", "--all", "--format=%H", *args)
         except OSError:
             continue
         found.update(proc.stdout.split())

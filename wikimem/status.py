@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from wikimem.capture import events
-from wikimem.harness.install import Installed, installed
 from wikimem.home import Home
+from wikimem.setup.install import Installed, installed
 
 
 @dataclass(frozen=True)

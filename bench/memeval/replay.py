@@ -149,8 +149,8 @@ class Replayer:
         return proc.stdout
 
     def hook(self, client: str, project: str, payload: dict[str, Any]) -> str:
-        from wikimem.harness.install import hook_command
         from wikimem.home import Home
+        from wikimem.setup.install import hook_command
 
         command = shlex.split(hook_command(client, Home(self.home)))
         env = _wikimem_env(self.work, self.home, {"WIKIMEM_HOOK_DEADLINE": "5"})

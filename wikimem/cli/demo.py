@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from wikimem.cli import JsonOption, console, handle_errors, print_json
+from wikimem.cli.common import JsonOption, console, handle_errors, print_json
 
 if TYPE_CHECKING:
     from wikimem.demo import Step

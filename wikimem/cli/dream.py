@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli import (
+from wikimem.cli.common import (
     HomeOption,
     JsonOption,
     console,

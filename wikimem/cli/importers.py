@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from wikimem.cli import (
+from wikimem.cli.common import (
     HomeOption,
     JsonOption,
     console,

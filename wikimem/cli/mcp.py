@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from wikimem.cli import HomeOption, handle_errors, home_of
+from wikimem.cli.common import HomeOption, handle_errors, home_of
 
 
 def register(app: typer.Typer) -> None:

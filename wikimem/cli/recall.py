@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli import HomeOption, JsonOption, console, handle_errors, initialised_home, print_json
+from wikimem.cli.common import (
+    HomeOption,
+    JsonOption,
+    console,
+    handle_errors,
+    initialised_home,
+    print_json,
+)
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
 

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.cli.common import HomeOption, JsonOption, console, handle_errors, home_of, print_json
 from wikimem.harness import CLIENTS
 from wikimem.home import resolve_home
 
 if TYPE_CHECKING:  # each command imports what it uses: start-up stays light
-    from wikimem.harness.install import InstallResult
-    from wikimem.harness.mcpconfig import McpResult
+    from wikimem.setup.install import InstallResult
+    from wikimem.setup.mcpconfig import McpResult
 
 
 def complete_client(incomplete: str) -> list[str]:
@@ -52,7 +52,7 @@ def _human(n: int) -> str:
 
 
 def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]:
-    from wikimem.harness.install import InstallResult
+    from wikimem.setup.install import InstallResult
 
     if isinstance(result, InstallResult):
         data = result.as_dict()
@@ -65,8 +65,8 @@ def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]
 
 
 def _show_result(result: InstallResult | McpResult, verb: str) -> None:
-    from wikimem.harness.install import InstallResult
-    from wikimem.harness.mcpconfig import McpResult
+    from wikimem.setup.install import InstallResult
+    from wikimem.setup.mcpconfig import McpResult
 
     if isinstance(result, InstallResult) and result.removed:
         what = "would remove" if result.dry_run else "removed"
@@ -184,9 +184,9 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Wire wikimem's hooks into a harness config, keeping every other entry."""
-        from wikimem.harness.install import install
-        from wikimem.harness.mcpconfig import install_mcp
         from wikimem.layout import init_home
+        from wikimem.setup.install import install
+        from wikimem.setup.mcpconfig import install_mcp
 
         _check_client(client)
         the_home = home_of(home)
@@ -216,8 +216,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Remove exactly wikimem's hooks from a harness config."""
-        from wikimem.harness.install import uninstall
-        from wikimem.harness.mcpconfig import uninstall_mcp
+        from wikimem.setup.install import uninstall
+        from wikimem.setup.mcpconfig import uninstall_mcp
 
         _check_client(client)
         the_home = resolve_home(home) if home else None  # a broken config.toml must not stop it

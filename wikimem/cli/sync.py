@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from wikimem.cli import (
+from wikimem.cli.common import (
     HomeOption,
     JsonOption,
     console,
@@ -16,7 +16,7 @@ from wikimem.cli import (
     print_json,
 )
 
-if TYPE_CHECKING:  # the command imports the sync machinery (GitPython): start-up stays light
+if TYPE_CHECKING:  # the command imports the sync machinery itself: start-up stays light
     from wikimem.sync.procedure import SyncResult
 
 BUSY_WAIT = 120.0  # seconds a `wikimem sync` waits for another sync before giving up

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from wikimem.cli import (
+from wikimem.cli.common import (
     HomeOption,
     JsonOption,
     console,

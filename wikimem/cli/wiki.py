@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli import (
+from wikimem.cli.common import (
     HomeOption,
     JsonOption,
     console,
@@ -20,7 +20,7 @@ from wikimem.cli import (
 )
 from wikimem.errors import WikimemError
 
-if TYPE_CHECKING:  # each command imports the wiki (GitPython) itself: start-up stays light
+if TYPE_CHECKING:  # each command imports the wiki itself: start-up stays light
     from rich.table import Table
 
     from wikimem.wiki.batch import BatchResult, Wiki

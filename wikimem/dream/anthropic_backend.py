@@ -19,7 +19,10 @@ Contract:
 - `Proposal.notes` tells the user the token usage and the retries; `Proposal.usage` counts them.
 
 The SDK's own retries are off (`max_retries=0`): the loop here is the only one, and its waits go
-through the injected `sleep`, so tests can see them without waiting.
+through the injected `sleep`, so tests can see them without waiting. The SDK's cannot replace it:
+they retry a connection that was never made as often as one dropped mid-answer (a dream offline
+would wait half a minute, not seconds), wait as long as any `retry-after` asks, retry 409, and
+say nothing about the retries they made (docs/dependencies.md).
 """
 
 from __future__ import annotations

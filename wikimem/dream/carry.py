@@ -27,15 +27,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import gitrun
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
-from wikimem.wiki import gitenv
 
 CARRY_FILE = "carry.json"
 QUARANTINE_FILE = "quarantine.jsonl"
@@ -282,12 +281,7 @@ def merge3(current: str, base: str, mine: str) -> str | None:
                 fh.write(text)
             names.append(name)
         try:
-            done = subprocess.run(
-                ["git", "merge-file", "-p", *names],
-                capture_output=True,
-                env=gitenv.environ(),
-                check=False,
-            )
+            done = gitrun.run(None, "merge-file", "-p", *names)
         except OSError:
             return None
     if done.returncode != 0:

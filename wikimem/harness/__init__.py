@@ -13,7 +13,8 @@ Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`, `copilot`,
   - optionally `first_delivery(state_dir, payload, now) -> bool`: False for a second delivery of
     one event (the harness runs every registration of a hook, and the user wired two).
 
-Hook-path package: standard library only.
+Hook-path package: standard library only. Writing these entries into each harness's config (and
+the trust a harness asks for) is `wikimem.setup`'s, which only the command line imports.
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ import os
 import re
 
 from wikimem.capture.project import project_slug
-from wikimem.harness.codextrust import codex_home
 from wikimem.importers.mirror import ImportedNote, Scan
+from wikimem.setup.codextrust import codex_home
 from wikimem.wiki import plainfile
 from wikimem.wiki.notes import kebab
 

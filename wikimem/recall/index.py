@@ -37,6 +37,7 @@ import time
 
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
+from wikimem.wiki.notemeta import TOP_FOLDERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = "6"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
-TOP_FOLDERS = ("profile", "projects", "tools", "general")
 # bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading, body
 WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0)
 COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no evidence

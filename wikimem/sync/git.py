@@ -1,7 +1,7 @@
 """Git plumbing for sync: one subprocess per call, wikimem's identity, failures as one line.
 
-Contract: `Git(repo, identity)` runs `git -C repo ...` with the same environment as the wiki's
-own commits (no signing, no commit templates, no terminal prompts unless `interactive`), and
+Contract: `Git(repo, identity)` runs `git -C repo ...` through `wikimem.gitrun`, with the same
+environment as the wiki's own commits (no signing, no commit templates, no terminal prompts unless `interactive`), and
 raises `GitFailed` carrying git's stderr. `classify(stderr, url)` turns a failed network call
 into the user-facing `SyncError` that says what happened (unreachable, authentication) in one
 line. Plumbing only (read-tree, write-tree, commit-tree, update-ref): nothing here touches the
@@ -16,10 +16,10 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from wikimem import gitrun
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
-from wikimem.sync.transport import Stalled, TimedOut, run_bounded
-from wikimem.wiki import gitenv
+from wikimem.sync.transport import Stalled, TimedOut
 
 NETWORK_TIMEOUT = 300.0  # seconds: a fetch or push that runs longer is given up
 # Seconds without a byte from a fetch or push (run with --progress, which reports a slow but
@@ -73,9 +73,9 @@ class Git:
         self.author = author or Identity(identity.author_name, identity.author_email)
         self.interactive = interactive
 
-    def env(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
-        env = gitenv.environ()  # no hooks of the person's, no signing (wikimem.wiki.gitenv)
-        env.update(_base_env(self.interactive))
+    def settings(self, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+        """What sync's git calls add to `wikimem.gitrun.environ()`: the identities, no prompts."""
+        env = _base_env(self.interactive)
         env.update(
             {
                 "GIT_AUTHOR_NAME": self.author.name,
@@ -99,19 +99,9 @@ class Git:
     ) -> subprocess.CompletedProcess[str]:
         if network and input is None:
             return self._network(args, env, check, timeout)
-        stdin = subprocess.DEVNULL
         try:
-            proc = subprocess.run(
-                ["git", "-C", self.repo, *args],
-                input=input,
-                stdin=stdin if input is None else None,
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                errors="surrogateescape",
-                env=self.env(env),
-                timeout=timeout,
-                check=False,
+            proc = gitrun.run_text(
+                self.repo, *args, input=input, extra=self.settings(env), timeout=timeout
             )
         except subprocess.TimeoutExpired:
             raise SyncError(f"git {args[0]} did not finish within {timeout:.0f} s") from None
@@ -127,9 +117,10 @@ class Git:
         started are killed when either runs out."""
         total = timeout or NETWORK_TIMEOUT
         try:
-            proc = run_bounded(
-                ["git", "-C", self.repo, *args],
-                self.env(env),
+            proc = gitrun.run_remote(
+                self.repo,
+                args,
+                self.settings(env),
                 stall=None if self.interactive else STALL_TIMEOUT,
                 total=total,
                 own_group=not self.interactive,  # a terminal prompt needs the foreground group

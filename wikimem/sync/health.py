@@ -11,16 +11,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import time
-from typing import TYPE_CHECKING
 
+from wikimem import gitrun
+from wikimem.checks import Check
 from wikimem.home import Home
 from wikimem.sync import record
-from wikimem.wiki import gitenv
-
-if TYPE_CHECKING:
-    from wikimem.doctor import Check
 
 JOURNAL = "sync-journal.json"
 
@@ -34,13 +30,7 @@ def _configured_remote(home: Home) -> str:
         url = ""
     if url:
         return url
-    proc = subprocess.run(
-        ["git", "-C", home.memory_dir, "config", "--get", "remote.origin.url"],
-        capture_output=True,
-        text=True,
-        env=gitenv.environ(),
-        check=False,
-    )
+    proc = gitrun.run_text(home.memory_dir, "config", "--get", "remote.origin.url")
     return proc.stdout.strip()
 
 
@@ -78,8 +68,6 @@ def summary(home: Home) -> str | None:
 
 
 def checks(home: Home) -> list[Check]:
-    from wikimem.doctor import Check
-
     rec = record.load(home)
     url = _configured_remote(home)
     out: list[Check] = []
@@ -147,22 +135,12 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
     """A commit in memory/ dated in this machine's future: this clock is behind (or the other
     machine's was ahead). Conflicts are settled by the time each side was changed, so a clock
     behind loses conflicts it should win: say so."""
-    from wikimem.doctor import Check
-
-    proc = subprocess.run(
-        [
-            "git",
-            "-C",
-            home.memory_dir,
-            "for-each-ref",
-            "--sort=-committerdate",
-            "--count=1",
-            "--format=%(committerdate:unix) %(committerdate:iso-strict)",
-        ],
-        capture_output=True,
-        text=True,
-        env=gitenv.environ(),
-        check=False,
+    proc = gitrun.run_text(
+        home.memory_dir,
+        "for-each-ref",
+        "--sort=-committerdate",
+        "--count=1",
+        "--format=%(committerdate:unix) %(committerdate:iso-strict)",
     )
     try:
         stamp, when = proc.stdout.split()
@@ -185,15 +163,7 @@ def _clock_checks(home: Home, now: float | None = None) -> list[Check]:
 
 
 def _driver_checks(home: Home) -> list[Check]:
-    from wikimem.doctor import Check
-
-    proc = subprocess.run(
-        ["git", "-C", home.memory_dir, "config", "--get", "merge.wikimem.driver"],
-        capture_output=True,
-        text=True,
-        env=gitenv.environ(),
-        check=False,
-    )
+    proc = gitrun.run_text(home.memory_dir, "config", "--get", "merge.wikimem.driver")
     command = proc.stdout.strip()
     if not command:
         return []

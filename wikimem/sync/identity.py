@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 import socket
-import subprocess
 
+from wikimem import gitrun
 from wikimem.config import Config
-from wikimem.wiki import gitenv
 
 TRAILER = "Wikimem-Machine"
 
@@ -28,13 +27,7 @@ def person(repo: str, config: Config) -> tuple[str, str]:
     values = []
     for key in ("user.name", "user.email"):
         try:
-            proc = subprocess.run(
-                ["git", "-C", repo, "config", "--get", key],
-                capture_output=True,
-                text=True,
-                env=gitenv.environ(),
-                check=False,
-            )
+            proc = gitrun.run_text(repo, "config", "--get", key)
             values.append(proc.stdout.strip() if proc.returncode == 0 else "")
         except OSError:
             values.append("")

@@ -16,7 +16,8 @@ machine merges (so two machines merging the same versions write the same note):
     keeps the valid side's front matter, flagged, and both whole versions in its body.
 A note never leaves here with conflict markers and without the flag. Files that are not notes
 (`.gitignore`, a README) are merged as text keeping both sides' lines (`merge_text`); `index.md`
-is never merged (the caller regenerates it).
+is never merged (the caller regenerates it). `needs_settling(body)` says whether a body still
+holds a conflict (markers, or one subject claimed twice): a flag stays only while it does.
 """
 
 from __future__ import annotations
@@ -64,6 +65,19 @@ def with_flag(note: Note, on: bool) -> Note:
     return note.with_changes(extra=extra)
 
 
+def needs_settling(body: str) -> bool:
+    """Whether a body still holds a conflict: markers, or one subject claimed twice."""
+    if markers.has_markers(body):
+        return True
+    lines = body.split("\n")
+    if sum(1 for ln in lines if ln.startswith("- ")) < 2:
+        return False
+    # Claims are read with the dream's parser: only a body of claims pays for importing it.
+    from wikimem.sync.claims import settle_claims
+
+    return len(settle_claims(lines).lines) != len(lines)
+
+
 def without_stale_flag(path: str, text: str) -> str:
     """`text` without its `conflict: true` line when the note holds no conflict any more (a
     person removed the markers): the flag clears when the markers are gone. Only that line of
@@ -74,8 +88,6 @@ def without_stale_flag(path: str, text: str) -> str:
         note = parse_note(path, text)
     except NoteError:
         return text
-    from wikimem.sync.reconcile import needs_settling
-
     if not flagged(note) or needs_settling(note.body):
         return text
     end = text.find("\n---", 4)
@@ -191,8 +203,6 @@ def merge_notes(
     # had the conflicted version).
     flag = conflicts > 0 or clashes > 0 or has_markers(body)
     if not flag and (flagged(ours) or flagged(theirs)):
-        from wikimem.sync.reconcile import needs_settling
-
         flag = needs_settling(body)
     return with_flag(note, flag), conflicts > 0 or clashes > 0
 

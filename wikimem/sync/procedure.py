@@ -34,12 +34,12 @@ from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 from wikimem.sync import record
-from wikimem.sync.driver import install as install_driver
 from wikimem.sync.git import Git, GitFailed, Identity, SyncError, classify
 from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
 from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
+from wikimem.sync.registration import install as install_driver
 from wikimem.sync.remote import Channel, channels, configure, remember_remote, track
 from wikimem.sync.treemerge import (
     TreeMerge,

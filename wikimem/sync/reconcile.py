@@ -19,22 +19,22 @@ notes a person wrote (both sides are theirs) as for any other:
     (or a claim about the same subject), else the rule above settles it;
   - a note flagged but with nothing left to settle (a person removed the markers) has only its
     flag removed; markers that are malformed are left for a person, and said so.
-`needs_settling(body)` says whether a body still holds a conflict; `standing(memory_dir)` lists
-the notes that do (what `status` and `doctor` report: a stale flag is no conflict).
+`standing(memory_dir)` lists the notes that still hold a conflict (`wikimem.sync.merge.
+needs_settling`; what `status` and `doctor` report: a stale flag is no conflict).
 """
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from wikimem import gitrun
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
 from wikimem.sync import markers
 from wikimem.sync.claims import Settled, parse_claim, same_subject, settle_claims
-from wikimem.sync.merge import CONFLICT_KEY, flagged, with_flag
-from wikimem.wiki import gitenv, plainfile
+from wikimem.sync.merge import CONFLICT_KEY, flagged, needs_settling, with_flag
+from wikimem.wiki import plainfile
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
@@ -150,16 +150,6 @@ def settle_body(body: str) -> str | None:
     return None if settled is None else settled.body
 
 
-def needs_settling(body: str) -> bool:
-    """Whether a body still holds a conflict: markers, or one subject claimed twice."""
-    if markers.has_markers(body):
-        return True
-    lines = body.split("\n")
-    if sum(1 for ln in lines if ln.startswith("- ")) < 2:
-        return False
-    return len(settle_claims(lines).lines) != len(lines)
-
-
 def kept_outside(before: str, after: str) -> bool:
     """Whether `after` keeps every line of `before` that is outside its conflicted parts (or,
     for a claim, a claim about the same subject): what settling a conflict may not lose."""
@@ -183,11 +173,9 @@ def kept_outside(before: str, after: str) -> bool:
 
 def flagged_paths(memory_dir: str) -> list[str]:
     """Notes whose front matter says `conflict: true` (committed or not)."""
-    proc = subprocess.run(
-        [
-            "git",
-            "-C",
-            memory_dir,
+    proc = gitrun.run_text(
+        memory_dir,
+        *(
             "grep",
             "-l",
             "--untracked",
@@ -196,11 +184,7 @@ def flagged_paths(memory_dir: str) -> list[str]:
             f"^{CONFLICT_KEY}: *(true|yes)",
             "--",
             "*.md",
-        ],
-        capture_output=True,
-        text=True,
-        env=gitenv.environ(),
-        check=False,
+        ),
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
 

@@ -14,11 +14,11 @@ system holds), whichever side it comes from.
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from wikimem import gitrun
 from wikimem.sync.git import Git, GitFailed
 from wikimem.sync.merge import merge_note, merge_text
 
@@ -117,12 +117,12 @@ def read_blobs(git: Git, shas: Iterable[str]) -> dict[str, bytes]:
     wanted = list(dict.fromkeys(s for s in shas if s))
     if not wanted:
         return {}
-    proc = subprocess.run(
-        ["git", "-C", git.repo, "cat-file", "--batch"],
+    proc = gitrun.run(
+        git.repo,
+        "cat-file",
+        "--batch",
         input=("\n".join(wanted) + "\n").encode(),
-        capture_output=True,
-        env=git.env(),
-        check=False,
+        extra=git.settings(),
     )
     if proc.returncode != 0:
         raise GitFailed(("cat-file",), proc.returncode, proc.stderr.decode(errors="replace"))
@@ -151,12 +151,11 @@ def write_blobs(git: Git, contents: list[bytes]) -> list[str]:
             with open(path, "wb") as fh:
                 fh.write(content)
             paths.append(path)
-        proc = subprocess.run(
-            ["git", "-C", git.repo, "hash-object", "-w", "--no-filters", "--stdin-paths"],
+        proc = gitrun.run(
+            git.repo,
+            *("hash-object", "-w", "--no-filters", "--stdin-paths"),
             input="\n".join(paths).encode() + b"\n",
-            capture_output=True,
-            env=git.env(),
-            check=False,
+            extra=git.settings(),
         )
     if proc.returncode != 0:
         raise GitFailed(("hash-object",), proc.returncode, proc.stderr.decode(errors="replace"))

@@ -59,7 +59,7 @@ def commit_hand_edits(wiki: Wiki, known_invalid: Mapping[str, str] | None = None
 
     def pending() -> list[MemoryWrite]:
         store = wiki.store
-        tracked = set(store.repo.git.ls_files("-z").split("\0")) if store.has_commits() else set()
+        tracked = store.tracked() if store.has_commits() else set()
         writes = []
         for rel in store.dirty_paths():
             if not is_note_path(rel):

@@ -293,7 +293,7 @@ class Wiki:
 
         with file_lock(self.home.state("memory.lock")):
             self.recover()  # a dream's half-written files are rolled back, never committed
-            tracked = set(self.store.repo.git.ls_files("-z").split("\0"))
+            tracked = self.store.tracked()
             results = []
             for rel in paths:
                 text = read_current(self.memory_dir, rel)

@@ -12,24 +12,24 @@ other control character. `clear_stale_locks` (called under wikimem's memory lock
 lock files a killed git left behind, but only when no live process can own them; otherwise
 `GitLocked` says in one line who holds the repository. Our temp files (`.wikimem-*.tmp`) are
 excluded through `.git/info/exclude`, so `git status` never offers them for a commit.
+
+Every git command goes through `wikimem.gitrun` (why a subprocess and not GitPython: there).
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-import git
-
+from wikimem import gitrun
 from wikimem.config import GitConfig
 from wikimem.errors import WikimemError
-from wikimem.wiki import gitenv
 
 TEMP_PATTERN = ".wikimem-*.tmp"
+_RECORD = "\x1e"  # starts each commit in `git log` output (a message never holds one)
 # Lock files git creates with O_EXCL and removes when done; a killed git leaves them behind.
 LOCK_NAMES = ("index.lock", "HEAD.lock", "config.lock", "packed-refs.lock", "ORIG_HEAD.lock")
 # Without /proc (macOS) liveness cannot be checked: only a lock this old is taken as stale.
@@ -46,11 +46,9 @@ def is_hidden(rel: str) -> bool:
     return rel != ".gitignore" and any(part.startswith(".") for part in rel.split("/"))
 
 
-def _last_line(exc: git.GitCommandError) -> str:
-    """git's own reason, one line, without GitPython's `stderr: '…'` wrapping."""
-    text = exc.stderr if isinstance(exc.stderr, str) and exc.stderr.strip() else str(exc)
-    lines = [ln.strip().strip("'").removeprefix("stderr: ").strip("'") for ln in text.splitlines()]
-    lines = [ln for ln in lines if ln]
+def _last_line(stderr: bytes) -> str:
+    """git's own reason, one line."""
+    lines = [ln.strip() for ln in stderr.decode("utf-8", "replace").splitlines() if ln.strip()]
     return lines[-1].removeprefix("fatal: ") if lines else "unknown error"
 
 
@@ -88,7 +86,7 @@ def _proc_users(root: str, lock: str) -> list[str]:
             continue
         cmd = b" ".join(argv).decode("utf-8", "replace").strip()
         if " cat-file --batch" in cmd:
-            continue  # GitPython's long-lived reader: it never takes a lock
+            continue  # a reader of objects (sync's blob reads): it never takes a lock
         holds = False
         if b"git" in os.path.basename(argv[0]):
             try:
@@ -181,21 +179,14 @@ class Store:
     def __init__(self, path: str, identity: GitConfig) -> None:
         self.path = path
         self.identity = identity
-        # One git call before GitPython's: a repository another user owns is refused by git
-        # itself, and GitPython's long-lived reader would die mid-write (a broken pipe).
+        # A repository another user owns is refused by git itself: say so before any write.
         try:
-            probe = gitenv.run(path, "rev-parse", "--git-dir")
+            probe = gitrun.run(path, "rev-parse", "--git-dir")
         except OSError as exc:
             raise GitError(f"could not run git: {exc.strerror or exc}") from None
         if probe.returncode != 0:
             problem = _open_problem(path, probe.stderr.decode("utf-8", "replace"))
             raise (NotOwned if "belongs to another user" in problem else GitError)(problem)
-        try:
-            self.repo = git.Repo(path)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-            raise GitError(f"{path} is not a git repository (run `wikimem init`)") from exc
-        # GitPython's own git calls get the same settings as ours (no hooks, no signing).
-        self.repo.git.update_environment(**gitenv.overrides())
 
     @classmethod
     def init(cls, path: str, identity: GitConfig) -> Store:
@@ -203,7 +194,7 @@ class Store:
         os.makedirs(path, exist_ok=True)
         if not os.path.isdir(os.path.join(path, ".git")):
             try:
-                done = gitenv.run(path, "init", "-q", "-b", "main")
+                done = gitrun.run(path, "init", "-q", "-b", "main")
             except OSError as exc:
                 raise GitError(f"could not run git: {exc.strerror or exc}") from None
             if done.returncode != 0:
@@ -213,7 +204,7 @@ class Store:
 
     def branch(self) -> str | None:
         """The branch HEAD is on (unborn included), None when HEAD is detached."""
-        proc = gitenv.run(self.path, "symbolic-ref", "-q", "--short", "HEAD")
+        proc = gitrun.run(self.path, "symbolic-ref", "-q", "--short", "HEAD")
         name = proc.stdout.decode("utf-8", "replace").strip()
         return name if proc.returncode == 0 and name else None
 
@@ -221,8 +212,8 @@ class Store:
         """(the commit HEAD is at, the branch to go back to) when HEAD is detached, else None."""
         if self.branch() is not None:
             return None
-        head = gitenv.run(self.path, "rev-parse", "-q", "--verify", "HEAD")
-        heads = gitenv.run(self.path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
+        head = gitrun.run(self.path, "rev-parse", "-q", "--verify", "HEAD")
+        heads = gitrun.run(self.path, "for-each-ref", "--format=%(refname:short)", "refs/heads")
         names = heads.stdout.decode("utf-8", "replace").split()
         branch = "main" if "main" in names or not names else names[0]
         return head.stdout.decode().strip() or "?", branch
@@ -234,26 +225,28 @@ class Store:
             raise Detached(detached_advice(self.path, *found))
 
     def has_commits(self) -> bool:
-        try:
-            self.repo.head.commit  # noqa: B018 - raises when the branch is unborn
-            return True
-        except ValueError:
-            return False
+        return self.head() is not None
 
     def head(self) -> str | None:
-        return self.repo.head.commit.hexsha if self.has_commits() else None
+        """The commit HEAD is at; None before the first commit (an unborn branch)."""
+        proc = gitrun.run(self.path, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+        sha = proc.stdout.decode("ascii", "replace").strip()
+        return sha if proc.returncode == 0 and sha else None
+
+    def tracked(self) -> set[str]:
+        """The paths in the index (relative to memory/)."""
+        return {p for p in self._git("ls-files", "-z").split("\0") if p}
 
     def _git(self, *args: str, paths: Sequence[str] | None = None) -> str:
         """Run git in memory/ with our identity; `paths` go on stdin as a NUL-separated pathspec
         (never on the command line, whose length is limited)."""
-        cmd = ["git", "-C", self.path, *args]
         data = None
         if paths is not None:
-            cmd += ["--pathspec-from-file=-", "--pathspec-file-nul"]
+            args = (*args, "--pathspec-from-file=-", "--pathspec-file-nul")
             data = "\0".join(paths).encode("utf-8", "surrogateescape")
-        env = gitenv.environ({**_identity(self.identity), "GIT_LITERAL_PATHSPECS": "1"})
+        extra = {**_identity(self.identity), "GIT_LITERAL_PATHSPECS": "1"}
         try:
-            done = subprocess.run(cmd, input=data, capture_output=True, env=env, check=False)
+            done = gitrun.run(self.path, *args, input=data, extra=extra)
         except OSError as exc:
             raise GitError(f"could not run git: {exc.strerror or exc}") from None
         if done.returncode != 0:
@@ -399,30 +392,32 @@ class Store:
         return sorted(found)
 
     def log(self, n: int = 20, path: str | None = None) -> list[CommitInfo]:
+        """The last `n` commits (those that touched `path`, when given), newest first, each
+        with every file it changed against its first parent."""
         if not self.has_commits():
             return []
-        kwargs: dict[str, object] = {"max_count": n}
-        if path:
-            kwargs["paths"] = path
+        # Which commits, then what each changed, in two calls: showing a merge's changes
+        # against its first parent would also change which commits a path keeps.
+        chosen = gitrun.run(
+            self.path, "rev-list", f"--max-count={n}", "HEAD", *(("--", path) if path else ())
+        )
+        if chosen.returncode != 0:
+            raise GitError(f"git log failed: {_last_line(chosen.stderr)}")
+        if not chosen.stdout.strip():
+            return []
+        done = gitrun.run(
+            self.path, "log", "--no-walk=unsorted", "--stdin", "-z", "--name-only",
+            "--no-renames", "--root", "--diff-merges=first-parent", "--no-show-signature",
+            f"--format={_RECORD}%H%x00%cI%x00%an%x00%B%x00", input=chosen.stdout,
+        )  # fmt: skip
+        if done.returncode != 0:
+            raise GitError(f"git log failed: {_last_line(done.stderr)}")
         out = []
-        try:
-            commits = list(self.repo.iter_commits(**kwargs))  # type: ignore[arg-type]
-        except git.GitCommandError as exc:
-            raise GitError(f"git log failed: {_last_line(exc)}") from None
-        for c in commits:
-            message = str(c.message)
+        for record in done.stdout.decode("utf-8", "replace").split(_RECORD)[1:]:
+            sha, date, author, message, files = (record.split("\0", 4) + [""] * 4)[:5]
             subject, _, body = message.partition("\n")
-            files = tuple(sorted(str(f) for f in c.stats.files))
-            out.append(
-                CommitInfo(
-                    sha=c.hexsha,
-                    date=c.committed_datetime.isoformat(),
-                    author=str(c.author.name),
-                    subject=subject,
-                    body=body.strip(),
-                    files=files,
-                )
-            )
+            names = sorted({f.strip("\n") for f in files.split("\0") if f.strip("\n")})
+            out.append(CommitInfo(sha, date, author, subject, body.strip(), tuple(names)))
         return out
 
     def resolve_rev(self, rev: str) -> str:
@@ -430,28 +425,30 @@ class Store:
         name included: the user's text is never passed to git as an option)."""
         if rev.startswith("-") or not rev.strip():
             raise GitError(f"{rev!r} is not a revision (see `wikimem log` for commits)")
-        try:
-            return str(self.repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}"))
-        except git.GitCommandError:
+        done = gitrun.run(self.path, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+        if done.returncode != 0:
             raise GitError(
                 f"no revision {rev!r} in the memory history (see `wikimem log` for commits)"
-            ) from None
+            )
+        return done.stdout.decode("utf-8", "replace").strip()
 
     def diff(self, rev: str | None = None) -> str:
         """The patch from `rev` (default: the last commit's parent) to the working tree."""
-        try:
-            if rev is None:
-                if not self.has_commits():
-                    return ""
-                parents = self.repo.head.commit.parents
-                if not parents:
-                    return str(self.repo.git.show("--format=", "HEAD"))
-                rev = "HEAD~1"
+        if rev is None:
+            if not self.has_commits():
+                return ""
+            if gitrun.run(self.path, "rev-parse", "-q", "--verify", "HEAD~1").returncode != 0:
+                args: tuple[str, ...] = ("show", "--format=", "HEAD")  # the first commit
             else:
-                rev = self.resolve_rev(rev)
-            return str(self.repo.git.diff(rev, "--"))
-        except git.GitCommandError as exc:
-            raise GitError(f"git diff {rev} failed: {_last_line(exc)}") from None
+                rev = "HEAD~1"
+                args = ("diff", rev, "--")
+        else:
+            rev = self.resolve_rev(rev)
+            args = ("diff", rev, "--")
+        done = gitrun.run(self.path, *args)
+        if done.returncode != 0:
+            raise GitError(f"git diff {rev or 'HEAD'} failed: {_last_line(done.stderr)}")
+        return done.stdout.decode("utf-8", "replace").removesuffix("\n")
 
     def dirty_paths(self) -> list[str]:
         """Paths with uncommitted changes (tracked or untracked), relative to memory/. Hidden
@@ -479,22 +476,23 @@ class Store:
         if not self.has_commits():
             return
         prefix = f"{key}:"
-        for c in self.repo.iter_commits(max_count=n):
-            for line in reversed(str(c.message).splitlines()):
+        done = gitrun.run(self.path, "log", f"--max-count={n}", "-z", "--format=%H%x00%B")
+        if done.returncode != 0:
+            raise GitError(f"git log failed: {_last_line(done.stderr)}")
+        fields = done.stdout.decode("utf-8", "replace").split("\0")
+        for sha, message in zip(fields[0::2], fields[1::2], strict=False):
+            for line in reversed(message.splitlines()):
                 if line.startswith(prefix):
-                    yield c.hexsha, line[len(prefix) :].strip()
+                    yield sha, line[len(prefix) :].strip()
                     break
 
     def file_at(self, rel: str, rev: str = "HEAD") -> str | None:
-        # Bytes, decoded as the notes are written (UTF-8): GitPython would decode with the
-        # locale's encoding, and a Latin-1 locale then saw every committed note as changed.
-        try:
-            data = self.repo.git.show(
-                f"{rev}:{rel}", strip_newline_in_stdout=False, stdout_as_string=False
-            )
-        except git.GitCommandError:
+        # Bytes, decoded as the notes are written (UTF-8), never with the locale's encoding:
+        # under a Latin-1 locale every committed note would otherwise look changed.
+        done = gitrun.run(self.path, "show", f"{rev}:{rel}")
+        if done.returncode != 0:
             return None
-        return bytes(data).decode("utf-8", "replace")
+        return done.stdout.decode("utf-8", "replace")
 
 
 def _first_line(text: str) -> str:

@@ -15,12 +15,14 @@ import json
 import os
 from collections.abc import Collection
 
+from wikimem import gitrun
 from wikimem.capture.redact import redact
 from wikimem.fsutil import atomic_write
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import gitenv, notemeta, plainfile
+from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.links import wikilink
-from wikimem.wiki.notes import TOP_FOLDERS, first_sentence
+from wikimem.wiki.notemeta import TOP_FOLDERS
+from wikimem.wiki.notes import first_sentence
 
 HEADER = """\
 # Memory index
@@ -72,7 +74,7 @@ def _entry(rel: str, text: str) -> str:
 
 def _git(memory_dir: str, args: list[str], data: bytes | None = None) -> bytes | None:
     try:
-        proc = gitenv.run(memory_dir, *args, input=data)
+        proc = gitrun.run(memory_dir, *args, input=data)
     except OSError:
         return None
     return proc.stdout if proc.returncode == 0 else None

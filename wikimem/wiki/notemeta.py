@@ -14,6 +14,9 @@ from wikimem.capture import fastjson
 # The block a dream writes for Obsidian's graph (wikilinks to other notes): navigation, which
 # neither the index nor injection treats as text.
 LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
+# The folders notes live in (`wikimem.wiki.notes` validates paths against them): here, so the
+# hook path's readers know them without importing PyYAML.
+TOP_FOLDERS = ("profile", "projects", "tools", "general")
 
 
 TYPE_CHECKING = False

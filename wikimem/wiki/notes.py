@@ -7,7 +7,7 @@ Contract:
     the names a person gives notes in Obsidian or an editor (`general/My Note.md`: spaces,
     capitals, other scripts), still inside the same folders; wikimem itself only ever creates
     kebab-case names.
-  - `parse_note(path, text)` reads a note strictly (PyYAML through python-frontmatter's handler);
+  - `parse_note(path, text)` reads a note strictly (PyYAML's safe loader, libyaml's when built);
     `render_note(note)` writes it back. Keys a person added to the front matter are kept, in
     their order; the body is kept byte for byte. Our own keys are written in a fixed, regular
     form that `wikimem.wiki.notemeta` can read without PyYAML.
@@ -23,13 +23,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
-from frontmatter.default_handlers import YAMLHandler
 
 from wikimem.errors import WikimemError
 from wikimem.wiki import notemeta
+from wikimem.wiki.notemeta import TOP_FOLDERS
+
+# libyaml's loader when PyYAML was built with it (several times faster), else the pure one:
+# both refuse every tag but the standard ones.
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 KINDS = ("profile", "project", "tool", "general", "session")
-TOP_FOLDERS = ("profile", "projects", "tools", "general")
 KIND_OF_FOLDER = {
     "profile": "profile",
     "projects": "project",
@@ -173,7 +176,7 @@ def parse_note(path: str, text: str) -> Note:
     if block is None:
         raise NoteError(f"{path}: no front matter (a note starts with a --- block)")
     try:
-        meta: object = YAMLHandler().load(block) if block.strip() else {}
+        meta: object = yaml.load(block, Loader=_SAFE_LOADER) if block.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""

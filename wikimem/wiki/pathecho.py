@@ -15,7 +15,8 @@ from __future__ import annotations
 import hashlib
 
 from wikimem.capture.redact import redact, scrub, token_shaped
-from wikimem.wiki.notes import TOP_FOLDERS, NoteError, validate_path
+from wikimem.wiki.notemeta import TOP_FOLDERS
+from wikimem.wiki.notes import NoteError, validate_path
 
 PLAIN_MAX = 160
 RANDOM_SEGMENT = 16  # a segment this long mixing three kinds of characters looks random

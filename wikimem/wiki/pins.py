@@ -79,16 +79,13 @@ def seed(state_dir: str, memory_dir: str) -> bool:
 def pinned_in_head(memory_dir: str) -> set[str]:
     """Notes whose committed front matter says `pinned: true` (one `git grep`, then each
     candidate's front matter read properly)."""
-    import subprocess
-
+    from wikimem import gitrun
     from wikimem.wiki import notemeta
-    from wikimem.wiki.notes import TOP_FOLDERS
 
     try:
-        proc = subprocess.run(
-            ["git", "-C", memory_dir, "grep", "-l", "-z", "-I", "-i", "-E",
-             r"^pinned:[[:space:]]*(true|yes|on)", "HEAD", "--", *TOP_FOLDERS],
-            capture_output=True, check=False,
+        proc = gitrun.run(
+            memory_dir, "grep", "-l", "-z", "-I", "-i", "-E",
+            r"^pinned:[[:space:]]*(true|yes|on)", "HEAD", "--", *notemeta.TOP_FOLDERS,
         )  # fmt: skip
     except OSError:
         return set()
@@ -98,9 +95,7 @@ def pinned_in_head(memory_dir: str) -> set[str]:
         if not rel.endswith(".md"):
             continue
         try:
-            blob = subprocess.run(
-                ["git", "-C", memory_dir, "show", f"HEAD:{rel}"], capture_output=True, check=False
-            ).stdout.decode("utf-8", "replace")
+            blob = gitrun.run(memory_dir, "show", f"HEAD:{rel}").stdout.decode("utf-8", "replace")
         except OSError:
             continue
         if notemeta.read_meta(blob)[0].get("pinned") is True:

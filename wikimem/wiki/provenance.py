@@ -10,9 +10,7 @@ about authorship and are skipped. One `git log` and one `git status` per call; h
 
 from __future__ import annotations
 
-import subprocess
-
-from wikimem.wiki import gitenv
+from wikimem import gitrun
 
 PERSON_SOURCES = frozenset({"remember", "edit", "forget", "watch"})
 MAX_COMMITS = 20000
@@ -20,20 +18,14 @@ _COMMIT = "\x1e"  # record separator between commits in the log output
 
 
 def person_written(memory_dir: str) -> set[str]:
-    env = gitenv.environ()  # core.quotepath off: names come back as they are
+    # (gitrun's core.quotepath off: names come back as they are)
     out: set[str] = set()
     try:
-        log = subprocess.run(
-            [
-                "git", "-C", memory_dir, "log", "--no-merges", "--no-renames", "-z",
-                f"--max-count={MAX_COMMITS}", "--name-only", f"--format={_COMMIT}%B%x00",
-            ],
-            capture_output=True, env=env, check=False,
+        log = gitrun.run(
+            memory_dir, "log", "--no-merges", "--no-renames", "-z",
+            f"--max-count={MAX_COMMITS}", "--name-only", f"--format={_COMMIT}%B%x00",
         )  # fmt: skip
-        status = subprocess.run(
-            ["git", "-C", memory_dir, "status", "--porcelain", "-z", "--untracked-files=all"],
-            capture_output=True, env=env, check=False,
-        )  # fmt: skip
+        status = gitrun.run(memory_dir, "status", "--porcelain", "-z", "--untracked-files=all")
     except OSError:
         return out
     for entry in log.stdout.decode("utf-8", "replace").split(_COMMIT):

@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from wikimem.harness.geminitrust import refuse_reason, strip_comments
+from wikimem.setup.geminitrust import refuse_reason, strip_comments
 
 __all__ = ["Trust", "TrustFileError", "config_path", "folder_trust", "refuse_reason", "with_trust"]
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import os
 
-from wikimem.doctor import Check
-from wikimem.harness import geminitrust, is_wikimem_command
-from wikimem.harness.install import GEMINI_HOOK_NAME, config_path
+from wikimem.checks import Check
+from wikimem.harness import is_wikimem_command
+from wikimem.setup import geminitrust
+from wikimem.setup.install import GEMINI_HOOK_NAME, config_path
 
 
 def _settings(path: str) -> dict[str, object]:

@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.fsutil import atomic_write
-from wikimem.harness import CLIENTS, codextrust, copilottrust, geminitrust, opencodeplugin
-from wikimem.harness.install import SCOPES, InstallError, qwen_dir
+from wikimem.harness import CLIENTS
 from wikimem.home import DEFAULT_HOME, Home
+from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
+from wikimem.setup.install import SCOPES, InstallError, qwen_dir
 
 SERVER = "wikimem"
 

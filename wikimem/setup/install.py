@@ -23,17 +23,9 @@ from typing import Any
 
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
-from wikimem.harness import (
-    CLIENTS,
-    ENTRY_SCRIPT,
-    codextrust,
-    copilottrust,
-    geminitrust,
-    is_wikimem_command,
-    madefiles,
-    opencodeplugin,
-)
+from wikimem.harness import CLIENTS, ENTRY_SCRIPT, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
+from wikimem.setup import codextrust, copilottrust, geminitrust, madefiles, opencodeplugin
 
 SCOPES = ("user", "project")
 
