@@ -26,7 +26,7 @@ Messages API that answers each turn as a good model would (bench/memeval/scripte
 the model path (prompt, validation, correction round, gate) is measured with known answers.
 
     python bench/memory_eval.py [--backend offline|model|both] [--json] [--verbose]
-                                [--cases SUBSTRING] [--set main|heldout|heldout2|heldout3]
+                                [--cases SUBSTRING] [--set main|heldout|heldout2|heldout3|heldout4]
                                 [--keep DIR]
 
 `--set` picks the cases: `main` (bench/memeval/cases.py, the default); `heldout`
@@ -34,7 +34,9 @@ the model path (prompt, validation, correction round, gate) is measured with kno
 set, to estimate how much of its score is overfitting; `heldout2` (bench/memeval/heldout2.py),
 40 cases written before the judgment changes of 2026-12-02 and never tuned on; `heldout3`
 (bench/memeval/heldout3.py), 20 cases written on 2026-12-02 as the final check of the work tuned
-on `heldout2`, never run before that final measurement.
+on `heldout2`, never run before that final measurement; `heldout4` (bench/memeval/heldout4.py),
+20 cases written blind on 2026-12-04 (without reading wikimem's judgment code or any evaluation
+output), run once for the final measurement.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ from memeval.cases import Case, Session, build_cases  # noqa: E402
 from memeval.heldout import build_heldout_cases  # noqa: E402
 from memeval.heldout2 import build_heldout2_cases  # noqa: E402
 from memeval.heldout3 import build_heldout3_cases  # noqa: E402
+from memeval.heldout4 import build_heldout4_cases  # noqa: E402
 from memeval.replay import Answer, Replayer, Run, load_run, save_run  # noqa: E402
 from memeval.scripted_model import MessagesServer, ScriptedModel  # noqa: E402
 
@@ -428,6 +431,7 @@ SETS = {
     "heldout": ("held-out cases", build_heldout_cases),
     "heldout2": ("second held-out set", build_heldout2_cases),
     "heldout3": ("third held-out set", build_heldout3_cases),
+    "heldout4": ("fourth held-out set", build_heldout4_cases),
 }
 
 
@@ -456,7 +460,8 @@ def main() -> int:
         dest="case_set",
         choices=tuple(SETS),
         help="which cases to run: main (default), heldout (bench/memeval/heldout.py), heldout2 "
-        "(bench/memeval/heldout2.py), heldout3 (bench/memeval/heldout3.py)",
+        "(bench/memeval/heldout2.py), heldout3 (bench/memeval/heldout3.py), heldout4 "
+        "(bench/memeval/heldout4.py)",
     )
     ap.add_argument("--heldout", action="store_true", help="the same as --set heldout")
     ap.add_argument("--keep", help="build the homes under this directory and keep them")

@@ -22,6 +22,7 @@ from memeval.clients import CLIENTS, Edit, Run, Turn  # noqa: E402
 from memeval.heldout import build_heldout_cases  # noqa: E402
 from memeval.heldout2 import build_heldout2_cases  # noqa: E402
 from memeval.heldout3 import build_heldout3_cases  # noqa: E402
+from memeval.heldout4 import build_heldout4_cases  # noqa: E402
 from memeval.scripted_model import ScriptedModel, marker  # noqa: E402
 
 # -- values and the past ----------------------------------------------------------------------
@@ -205,8 +206,35 @@ def test_the_third_held_out_set_covers_the_second_sets_classes_projects_and_clie
         assert (c.needs_client == "gemini") == gemini, c.id
 
 
+def test_the_fourth_held_out_set_covers_the_same_classes_projects_and_clients() -> None:
+    """Built only, never replayed here: the set is run once, for the final measurement."""
+    cases = build_heldout4_cases()
+    assert len(cases) == 20 and len({c.id for c in cases}) == 20
+    assert all(c.id.startswith("h4-") for c in cases)
+    per_class = Counter(c.category for c in cases)
+    assert set(per_class) == {c.category for c in build_heldout3_cases()}
+    assert all(2 <= n <= 3 for n in per_class.values()), per_class
+    assert {c.query.project for c in cases} | {i.project for c in cases for i in c.history} == {
+        p.key for p in PROJECTS
+    }
+    assert {c.query.client for c in cases} == {"claude", "codex", "cursor", "gemini"}
+    for c in cases:
+        assert c.expect or c.old or c.foreign or c.junk, c.id
+        gemini = c.query.client == "gemini" or any(
+            isinstance(i, Session) and i.client == "gemini" for i in c.history
+        )
+        assert (c.needs_client == "gemini") == gemini, c.id
+
+
 @pytest.mark.parametrize(
-    "build", [build_cases, build_heldout_cases, build_heldout2_cases, build_heldout3_cases]
+    "build",
+    [
+        build_cases,
+        build_heldout_cases,
+        build_heldout2_cases,
+        build_heldout3_cases,
+        build_heldout4_cases,
+    ],
 )
 def test_every_scripted_turn_is_recognisable_by_its_prompt(build: Callable[[], list[Case]]) -> None:
     """The scripted model finds a turn by the first 80 characters of its prompt: two turns
