@@ -201,7 +201,7 @@ def _is_utf8(stream: Any) -> bool:
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, importers, mcp, recall, setup, watch, wiki
+    from wikimem.cli import demo, dream, evaluate, importers, mcp, recall, setup, watch, wiki
     from wikimem.cli import sync as sync_cli
 
     setup.register(app)
@@ -214,6 +214,7 @@ def _register() -> None:
     importers.register(app)
     watch.register(app)
     sync_cli.register(app)
+    evaluate.register(app)
 
 
 _register()
