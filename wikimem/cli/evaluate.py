@@ -140,6 +140,7 @@ def _show(set_name: str, outcome: Outcome, skipped: list[str], verbose: bool) ->
     if skipped:
         say(f"skipped (client not supported by this wikimem): {', '.join(skipped)}")
     _print_table(outcome)
+    say("")
     for line in summary_lines(run, outcome.results, outcome.unattributed, outcome.model):
         say(line)
     if verbose:
