@@ -211,13 +211,15 @@ def register(app: typer.Typer) -> None:
             assert config is not None and backend.settings is not None
             _refuse_unusable(backend, config)
             cost = [estimate(cases, backend.settings, backend.name) for cases, _ in chosen.values()]
+            from wikimem.dream.usage import estimate_tokens
+
             calls, chars = sum(c.calls for c in cost), sum(c.chars for c in cost)
             cases_n = sum(len(cases) for cases, _ in chosen.values())
             _confirm(
                 backend,
                 f"{cases_n} cases, {sum(c.dreams for c in cost)} dreams, about {calls} model "
-                f"calls carrying about {chars:,} characters (about {-(-chars // 4):,} input "
-                "tokens, 4 characters a token)",
+                f"calls carrying about {chars:,} characters (about {estimate_tokens(chars):,} "
+                "input tokens, 4 characters a token)",
                 yes,
             )
         outcomes: list[tuple[str, Outcome, list[str]]] = []

@@ -43,13 +43,6 @@ class Cost:
     def tokens(self) -> int:
         return estimate_tokens(self.chars)
 
-    def line(self) -> str:
-        return (
-            f"{self.dreams} dreams making about {self.calls} model calls, about "
-            f"{self.chars:,} characters sent in all (about {self.tokens:,} input tokens, "
-            "4 characters a token)"
-        )
-
 
 def session_chars(session: Session) -> int:
     """The characters of one scripted session as a dream prompt shows it."""
