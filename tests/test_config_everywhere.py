@@ -37,6 +37,7 @@ COMMANDS = [
     ["mcp"],
     ["install", "claude", "--dry-run"],
     ["init"],
+    ["eval", "--backend", "configured"],  # reads the config before anything runs
 ]
 
 

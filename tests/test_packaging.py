@@ -4,6 +4,7 @@ The paths config.toml points people to must exist in that installation."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -53,6 +54,9 @@ def test_wheel_carries_templates_hooks_docs_and_license(tmp_path: Path) -> None:
         "wikimem/_data/hooks/wikimem-hook",
         "wikimem/_data/docs/gate.md",
         "wikimem/_data/docs/configuration.md",
+        "wikimem/evaluate/runner.py",
+        "wikimem/evaluate/sets/main.py",
+        "wikimem/evaluate/sets/heldout3.py",
     ):
         assert expected in names, expected
     assert any(re.search(r"dist-info/(licenses/)?LICENSE$", n) for n in names)
@@ -91,3 +95,16 @@ def test_wheel_carries_templates_hooks_docs_and_license(tmp_path: Path) -> None:
     for path in pointed:
         assert path.startswith(str(target)), path
         assert os.path.exists(path), path
+
+    # `wikimem eval` runs from the installed package: its cases, and the hooks and dreams it
+    # replays are this installation's (one case, offline)
+    evaluation = subprocess.run(
+        [sys.executable, "-m", "wikimem", "eval", "--cases", "first-staging-host", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert evaluation.returncode == 0, evaluation.stderr
+    assert json.loads(evaluation.stdout)["clean"] == [1, 1]

@@ -95,7 +95,7 @@ def test_explicit_requests_are_kept_even_when_plain() -> None:
     assert st.explicit and st.text == "The on-call rota changes weekly."
 
 
-# Phrasings from the held-out evaluation cases (bench/memeval/heldout.py), which the rules were
+# Phrasings from the held-out evaluation cases (wikimem/evaluate/sets/heldout.py), which the rules were
 # not written against: each is a class of everyday phrasing, not one sentence.
 
 SAID_ON = date(2026, 3, 4)

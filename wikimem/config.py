@@ -238,9 +238,10 @@ def _sync(raw: dict[str, Any]) -> SyncConfig:
     return sync
 
 
-def load_config(home: Home) -> Config:
+def load_config(home: Home, *, write_cache: bool = True) -> Config:
+    """`write_cache=False`: read only, the home is left exactly as it was (`wikimem eval`)."""
     try:
-        return from_raw(load_raw(home))
+        return from_raw(load_raw(home, write_cache=write_cache))
     except ConfigError as exc:
         # Said the same way by every command: which file, then what is wrong in it.
         message = str(exc)

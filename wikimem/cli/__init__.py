@@ -55,7 +55,7 @@ def _main(
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, importers, mcp, recall, setup, watch, wiki
+    from wikimem.cli import demo, dream, evaluate, importers, mcp, recall, setup, watch, wiki
     from wikimem.cli import sync as sync_cli
 
     setup.register(app)
@@ -68,6 +68,7 @@ def _register() -> None:
     importers.register(app)
     watch.register(app)
     sync_cli.register(app)
+    evaluate.register(app)
 
 
 _register()

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memeval.cases import Drop, Put
+from wikimem.evaluate.cases import Drop, Put
 
 _NOTE_BLOCK = re.compile(r"\n### (\S+)([^\n]*)\n```markdown\n(.*?)\n```\n", re.S)
 _SESSION_HEAD = re.compile(
@@ -364,8 +364,8 @@ class MessagesServer:
 
     @property
     def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host}:{port}"
+        port = self.server.server_address[1]
+        return f"http://127.0.0.1:{port}"
 
     def __enter__(self) -> MessagesServer:
         self.thread.start()

@@ -2,13 +2,15 @@
 
 Everything goes through the installed forms: the hook command `wikimem install` writes
 (`python -I -S …/wikimem/hookentry.py <client> --home H`, run in the project's directory with a
-payload on stdin), and the `wikimem` command line (`init`, `remember`, `forget`, `dream`). The
-bench reads only what a user could read: the hooks' stdout, memory/ on disk, state/errors.log.
+payload on stdin), and the `wikimem` command line (`init`, `remember`, `forget`, `dream`), both
+this same wikimem. The evaluation reads only what a user could read: the hooks' stdout, memory/
+on disk, state/errors.log. The home, the repositories and the HOME the commands see all live
+under the work directory the caller gives; nothing else is read or written.
 
 Two liberties, both stated in the report:
-  - the hook stamps records with the wall clock; after each scripted day the bench rewrites the
-    day's new records' `ts` in place (same length, order kept) to that day of a fixed calendar,
-    so relative dates have a known anchor and the results do not depend on today's date;
+  - the hook stamps records with the wall clock; after each scripted day the evaluation rewrites
+    the day's new records' `ts` in place (same length, order kept) to that day of a fixed
+    calendar, so relative dates have a known anchor and the results do not depend on today;
   - hooks run with `WIKIMEM_HOOK_DEADLINE=5` so a busy machine cannot cut an injection short and
     change the scores; hooks slower than the default deadline (0.75 s) are counted and reported.
 """
@@ -27,10 +29,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memeval.cases import DAYS, PROJECTS, QUESTION_DAY, Case, Cli, Session
-from memeval.clients import CLIENTS, Turn
+from wikimem import gitrun
+from wikimem.evaluate.cases import DAYS, PROJECTS, QUESTION_DAY, Case, Cli, Session
+from wikimem.evaluate.clients import CLIENTS, Turn
 
-REPO = Path(__file__).resolve().parents[2]
+# The directory holding this wikimem package: the commands replayed run this same code.
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DEADLINE = 0.75
 _TS = re.compile(rb'(?m)^(\{"v":\d+,"ts":)"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z"')
 
@@ -78,7 +82,7 @@ def _wikimem_env(work: Path, home: str, extra: dict[str, str] | None = None) -> 
         "HOME": str(work / "userhome"),
         "LANG": "C.UTF-8",
         "WIKIMEM_HOME": home,
-        "PYTHONPATH": str(REPO),  # the wikimem beside this bench, whatever is installed
+        "PYTHONPATH": str(PACKAGE_ROOT),
         "GIT_CONFIG_NOSYSTEM": "1",
         "NO_PROXY": "127.0.0.1,localhost",
         "no_proxy": "127.0.0.1,localhost",
@@ -90,12 +94,18 @@ def _wikimem_env(work: Path, home: str, extra: dict[str, str] | None = None) -> 
 
 class Replayer:
     def __init__(
-        self, work: Path, cases: list[Case], dream_args: list[str], dream_env: dict[str, str]
+        self,
+        work: Path,
+        cases: list[Case],
+        dream_args: list[str],
+        dream_env: dict[str, str],
+        dream_settings: dict[str, str | int] | None = None,
     ) -> None:
         self.work = work
         self.cases = cases
         self.dream_args = dream_args
         self.dream_env = dream_env
+        self.dream_settings = dream_settings or {}
         self.home = str(work / "home")
         self.repos: dict[str, Path] = {}
         self.counter = 0
@@ -110,11 +120,12 @@ class Replayer:
         for p in PROJECTS:
             repo = self.work / "repos" / p.directory
             repo.mkdir(parents=True, exist_ok=True)
-            subprocess.run(["git", "init", "-q", str(repo)], check=True)
+            made = [gitrun.run(str(repo), "init", "-q")]
             if p.remote:
-                subprocess.run(
-                    ["git", "-C", str(repo), "remote", "add", "origin", p.remote], check=True
-                )
+                made.append(gitrun.run(str(repo), "remote", "add", "origin", p.remote))
+            for proc in made:
+                if proc.returncode != 0:
+                    raise RuntimeError(f"git in {repo}: {proc.stderr.decode(errors='replace')}")
             self.repos[p.key] = repo
             self.run.slugs[p.key] = project_slug(str(repo))
         self.cli(None, ["init", "--home", self.home])
@@ -124,6 +135,10 @@ class Replayer:
             text = re.sub(r"(?m)^# auto = true.*$", "auto = false", text, count=1)
         else:
             text = "[dream]\nauto = false\n"
+        if self.dream_settings:
+            # json.dumps writes a string as a valid TOML basic string
+            lines = "".join(f"{k} = {json.dumps(v)}\n" for k, v in self.dream_settings.items())
+            text = text.replace("[dream]\n", "[dream]\n" + lines, 1)
         config.write_text(text)
 
     def fill(self, text: str) -> str:

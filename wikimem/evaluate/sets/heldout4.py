@@ -37,8 +37,8 @@ expectation a careful user would not hold) is reported next to the figure, not s
 
 from __future__ import annotations
 
-from memeval.cases import Case, Drop, Put, Query, S, T, one
-from memeval.clients import Edit, Run, Step
+from wikimem.evaluate.cases import Case, Drop, Put, Query, S, T, one
+from wikimem.evaluate.clients import Edit, Run, Step
 
 # -- long sessions ---------------------------------------------------------------------------------
 

@@ -1,11 +1,11 @@
-"""Held-out cases: written after the product's heuristics were tuned on `cases.py`, never used
+"""Held-out cases: written after the product's heuristics were tuned on the main set, never used
 for tuning, so their score estimates how much the main set's score owes to overfitting.
 
-Same format, categories, projects, calendar and clients as `cases.py` (read its docstring for
-what `expect`, `old`, `foreign`, `junk` and `keys` mean), but different subjects, phrasing and
+Same format, categories, projects, calendar and clients as the main set (`cases.py` says what
+`expect`, `old`, `foreign`, `junk` and `keys` mean), but different subjects, phrasing and
 sentence shapes: facts in parentheses or in the agent's answer, "scratch that", "never mind",
 "as of last Friday", a `wikimem remember --path` retracted later in a session. Run them with
-`python bench/memory_eval.py --heldout`.
+`wikimem eval --set heldout` (or `python bench/memory_eval.py --heldout`).
 
 Do not edit a case to make it pass; fix only a case that is itself wrong, and say so in the
 commit message.
@@ -13,8 +13,8 @@ commit message.
 
 from __future__ import annotations
 
-from memeval.cases import DAYS, Case, Cli, Drop, Put, Query, S, T, dates, one
-from memeval.clients import Edit, Run
+from wikimem.evaluate.cases import DAYS, Case, Cli, Drop, Put, Query, S, T, dates, one
+from wikimem.evaluate.clients import Edit, Run
 
 
 def build_heldout_cases() -> list[Case]:

@@ -23,7 +23,7 @@ each):
     said in passing; a failing build fixed, then unrelated read-only commands;
   - terse preference: lower case with typos, and "rg > grep, fd > find", asked elsewhere.
 
-Run them with `python bench/memory_eval.py --set heldout3`, once, for the final measurement.
+Run them with `wikimem eval --set heldout3`; they were run once, for the final measurement.
 
 Do not edit a case to make it pass. A case that is itself wrong (a typo in the scenario, an
 expectation a careful user would not hold) is reported next to the figure, not silently fixed.
@@ -31,8 +31,8 @@ expectation a careful user would not hold) is reported next to the figure, not s
 
 from __future__ import annotations
 
-from memeval.cases import Case, Cli, Drop, Put, Query, S, T, one
-from memeval.clients import Edit, Run, Step
+from wikimem.evaluate.cases import Case, Cli, Drop, Put, Query, S, T, one
+from wikimem.evaluate.clients import Edit, Run, Step
 
 # -- long sessions ---------------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ eight classes of about five cases each:
   - terse preference: short preferences in lower case, with typos, with or without
     punctuation, asked in another project.
 
-Run them with `python bench/memory_eval.py --set heldout2`.
+Run them with `wikimem eval --set heldout2`.
 
 Do not edit a case to make it pass; fix only a case that is itself wrong (a typo in the
 scenario, an expectation a careful user would not hold), and list the fix in
@@ -33,8 +33,8 @@ bench/memeval/heldout2_baseline.md.
 
 from __future__ import annotations
 
-from memeval.cases import Case, Cli, Put, Query, S, T, one
-from memeval.clients import Edit, Run, Step
+from wikimem.evaluate.cases import Case, Cli, Put, Query, S, T, one
+from wikimem.evaluate.clients import Edit, Run, Step
 
 # -- long sessions ---------------------------------------------------------------------------------
 

@@ -1,0 +1,39 @@
+"""The case sets, by name.
+
+  - `main`: the cases the memory's rules were built and tuned on;
+  - `heldout`: 20 cases written after that tuning, in new phrasings, to estimate how much of
+    the main set's score is fitted to its sentences;
+  - `heldout2`: 40 cases written before a later round of judgment changes and never tuned on;
+  - `heldout3`: 20 cases written as the final check of the work tuned on `heldout2`;
+  - `heldout4`: 20 cases written blind (without reading the judgment code or any evaluation
+    output) as a second final check.
+
+A set is built only when asked for (`build(name)`): the sets are large literal tables.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from wikimem.evaluate.cases import Case
+
+# name -> (module, builder, what a report calls it)
+_SETS = {
+    "main": ("main", "build_cases", "main set"),
+    "heldout": ("heldout", "build_heldout_cases", "held-out cases"),
+    "heldout2": ("heldout2", "build_heldout2_cases", "second held-out set"),
+    "heldout3": ("heldout3", "build_heldout3_cases", "third held-out set"),
+    "heldout4": ("heldout4", "build_heldout4_cases", "fourth held-out set"),
+}
+NAMES = tuple(_SETS)
+
+
+def label(name: str) -> str:
+    return _SETS[name][2]
+
+
+def build(name: str) -> list[Case]:
+    """The cases of set `name` (KeyError for a name not in `NAMES`)."""
+    module, builder, _ = _SETS[name]
+    cases: list[Case] = getattr(import_module(f"wikimem.evaluate.sets.{module}"), builder)()
+    return cases
