@@ -96,13 +96,14 @@ def test_project_scope_and_xdg_config_home(tmp_path: Path) -> None:
 def test_mcp_server_in_opencode_json(isolated_home: Path, tmp_path: Path) -> None:
     config = Path.home() / ".config" / "opencode" / "opencode.json"
     config.parent.mkdir(parents=True)
-    config.write_text(json.dumps({"$schema": "https://opencode.ai/config.json", "mcp": {}}))
+    theirs = json.dumps({"$schema": "https://opencode.ai/config.json", "mcp": {}})
+    config.write_text(theirs)
     assert wikimem("install", "opencode", "--mcp").returncode == 0
     ours = json.loads(config.read_text())["mcp"]["wikimem"]
     assert ours["type"] == "local" and ours["enabled"] is True
     assert ours["command"][1:] == ["-P", "-m", "wikimem", "mcp", "--home", str(isolated_home)]
     assert wikimem("uninstall", "opencode", "--mcp").returncode == 0
-    assert json.loads(config.read_text()) == {"$schema": "https://opencode.ai/config.json"}
+    assert config.read_text() == theirs  # their own bytes back
     jsonc = tmp_path / "p" / "opencode.jsonc"
     jsonc.parent.mkdir()
     jsonc.write_text('{\n  // mine\n  "theme": "dark"\n}\n')

@@ -105,6 +105,18 @@ def _diff(result: InstallResult | McpResult, verb: str) -> str:
     )
 
 
+def _report(results: list[Any], verb: str, json_out: bool) -> None:
+    """The hooks' result, and the MCP server's after it when there is one."""
+    if json_out:
+        data = _result_data(results[0], verb)
+        if len(results) > 1:
+            data = {"hooks": data, "mcp": _result_data(results[1], verb)}
+        print_json(data)
+        return
+    for result in results:
+        _show_result(result, verb)
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     @handle_errors
@@ -185,24 +197,25 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Wire wikimem's hooks into a harness config, keeping every other entry."""
         from wikimem.layout import init_home
-        from wikimem.setup.install import install
-        from wikimem.setup.mcpconfig import install_mcp
+        from wikimem.setup.changeset import Changes
+        from wikimem.setup.install import plan_install, settle
+        from wikimem.setup.mcpconfig import plan_install_mcp
 
         _check_client(client)
         the_home = home_of(home)
+        # Everything is planned first: a refusal anywhere (trust, a foreign MCP entry, a file
+        # that does not parse) leaves every file as it was; then it is all written, or none.
+        changes = Changes(the_home)
+        results: list[Any] = [
+            plan_install(changes, client, the_home, scope, project_dir, dry_run, trust)
+        ]
+        if mcp:
+            results.append(plan_install_mcp(changes, client, the_home, scope, project_dir, dry_run))
         if not dry_run:
             init_home(the_home)
-        result = install(client, the_home, scope, project_dir, dry_run, trust)
-        if json_out:
-            data = _result_data(result, "installed")
-            if mcp:
-                mcp_result = install_mcp(client, the_home, scope, project_dir, dry_run)
-                data = {"hooks": data, "mcp": _result_data(mcp_result, "installed")}
-            print_json(data)
-            return
-        _show_result(result, "installed")
-        if mcp:
-            _show_result(install_mcp(client, the_home, scope, project_dir, dry_run), "installed")
+            changes.commit()
+            results = settle(changes, *results)
+        _report(results, "installed", json_out)
 
     @app.command("uninstall")
     @handle_errors
@@ -216,22 +229,21 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Remove exactly wikimem's hooks from a harness config."""
-        from wikimem.setup.install import uninstall
-        from wikimem.setup.mcpconfig import uninstall_mcp
+        from wikimem.setup.changeset import Changes
+        from wikimem.setup.install import plan_uninstall, settle
+        from wikimem.setup.mcpconfig import owner_home, plan_uninstall_mcp
 
         _check_client(client)
-        the_home = resolve_home(home) if home else None  # a broken config.toml must not stop it
-        result = uninstall(client, scope, project_dir, dry_run, the_home)
-        if json_out:
-            data = _result_data(result, "removed")
-            if mcp:
-                mcp_result = uninstall_mcp(client, scope, project_dir, dry_run)
-                data = {"hooks": data, "mcp": _result_data(mcp_result, "removed")}
-            print_json(data)
-            return
-        _show_result(result, "removed")
+        # a broken config.toml must not stop it; without --home, the home the hooks write to
+        the_home = resolve_home(home) if home else owner_home(client, scope, project_dir)
+        changes = Changes(the_home)
+        results: list[Any] = [plan_uninstall(changes, client, scope, project_dir, dry_run)]
         if mcp:
-            _show_result(uninstall_mcp(client, scope, project_dir, dry_run), "removed")
+            results.append(plan_uninstall_mcp(changes, client, scope, project_dir, dry_run))
+        if not dry_run:
+            changes.commit()
+            results = settle(changes, *results)
+        _report(results, "removed", json_out)
 
     @app.command()
     @handle_errors

@@ -93,9 +93,18 @@ def handler_keys(hooks_json_path: str, doc: dict[str, Any], only: Any = None) ->
 def read_trusted(config_path: str) -> dict[str, str]:
     """{state key: trusted hash} recorded in Codex's config.toml."""
     try:
-        with open(config_path, "rb") as fh:
-            data = tomllib.load(fh)
-    except (OSError, tomllib.TOMLDecodeError):
+        with open(config_path, encoding="utf-8") as fh:
+            return trusted_in(fh.read())
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
+def trusted_in(text: str) -> dict[str, str]:
+    """{state key: trusted hash} recorded in the text of a config.toml ({} if it does not
+    parse)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
         return {}
     state = data.get("hooks", {}).get("state", {}) if isinstance(data.get("hooks"), dict) else {}
     return {
@@ -114,14 +123,19 @@ _TABLE = re.compile(r'^\[hooks\.state\."((?:[^"\\]|\\.)*)"\]\s*$')
 
 
 def record_trust(config_path: str, wanted: dict[str, str], drop: Iterable[str] = ()) -> str:
-    """config.toml's text with `wanted` recorded as trusted and the tables of `drop` (our own
-    handlers that moved or went away) removed; every other table is kept. Returns the new text
-    (the caller writes it atomically)."""
+    """`with_trust` of the config.toml at `config_path` (absent: empty)."""
     try:
         with open(config_path, encoding="utf-8") as fh:
             text = fh.read()
     except FileNotFoundError:
         text = ""
+    return with_trust(text, wanted, drop)
+
+
+def with_trust(text: str, wanted: dict[str, str], drop: Iterable[str] = ()) -> str:
+    """config.toml's text with `wanted` recorded as trusted and the tables of `drop` (our own
+    handlers that moved or went away) removed; every other table is kept. Returns the new text
+    (the caller writes it atomically); nothing but blank lines when nothing is left."""
     tomllib.loads(text)  # refuse to touch a config.toml that does not parse
     dropped = set(drop)
     lines = text.splitlines()

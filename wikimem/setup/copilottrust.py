@@ -22,7 +22,16 @@ from typing import Any
 
 from wikimem.setup.geminitrust import refuse_reason, strip_comments
 
-__all__ = ["Trust", "TrustFileError", "config_path", "folder_trust", "refuse_reason", "with_trust"]
+__all__ = [
+    "Trust",
+    "TrustFileError",
+    "config_path",
+    "folder_trust",
+    "real",
+    "refuse_reason",
+    "with_trust",
+    "without_trust",
+]
 
 
 class TrustFileError(ValueError):
@@ -63,6 +72,11 @@ def read_config(path: str | None = None) -> tuple[str, dict[str, Any]]:
         return "", {}
     except OSError as exc:
         raise TrustFileError(f"cannot read {path}: {exc.strerror}") from exc
+    return read_config_text(text, path)
+
+
+def read_config_text(text: str, path: str = "config.json") -> tuple[str, dict[str, Any]]:
+    """(header comment lines, document) of the text of a config.json."""
     header, body = split_header(text)
     if not body.strip():
         return header, {}
@@ -79,8 +93,12 @@ def read_config(path: str | None = None) -> tuple[str, dict[str, Any]]:
     return header, doc
 
 
-def _real(path: str) -> str:
+def real(path: str) -> str:
+    """The absolute, symlink-free path wikimem lists in trustedFolders."""
     return os.path.realpath(os.path.abspath(os.path.expanduser(path)))
+
+
+_real = real
 
 
 def folder_trust(folder: str, path: str | None = None) -> Trust:
@@ -116,4 +134,19 @@ def with_trust(text: str, folder: str) -> str:
     target = _real(folder)
     if target not in folders:
         doc["trustedFolders"] = [*folders, target]
+    return header + json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def without_trust(text: str, entry: str) -> str | None:
+    """config.json's text with the trustedFolders entry wikimem added taken back (an emptied
+    list goes too); None when the entry is no longer there."""
+    header, doc = read_config_text(text)
+    folders = doc.get("trustedFolders")
+    if not isinstance(folders, list) or entry not in folders:
+        return None
+    rest = [f for f in folders if f != entry]
+    if rest:
+        doc["trustedFolders"] = rest
+    else:
+        del doc["trustedFolders"]
     return header + json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -75,6 +75,11 @@ def read_rules(path: str | None = None) -> dict[str, str]:
         return {}
     except OSError as exc:
         raise TrustFileError(f"cannot read {path}: {exc.strerror}") from exc
+    return read_rules_text(text, path)
+
+
+def read_rules_text(text: str, path: str = "trustedFolders.json") -> dict[str, str]:
+    """The trust rules in the text of a trustedFolders.json (invalid: TrustFileError)."""
     if not text.strip():
         return {}
     try:
@@ -89,8 +94,12 @@ def read_rules(path: str | None = None) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def _real(path: str) -> str:
+def real(path: str) -> str:
+    """The absolute, symlink-free path Gemini compares rules with (and wikimem records)."""
     return os.path.realpath(os.path.abspath(os.path.expanduser(path)))
+
+
+_real = real
 
 
 def _inside(parent: str, child: str) -> bool:
@@ -140,4 +149,20 @@ def with_trust(rules_text: str, folder: str) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise TrustFileError("trustedFolders.json does not hold a JSON object")
     doc[_real(folder)] = "TRUST_FOLDER"
+    return doc
+
+
+def without_trust(rules_text: str, key: str, was: str | None) -> dict[str, Any] | None:
+    """trustedFolders.json's document with the TRUST_FOLDER rule wikimem recorded for `key`
+    taken back (the rule it replaced, `was`, put back); None when that rule is no longer there
+    as wikimem wrote it (someone changed it since: it is theirs now)."""
+    doc: Any = json.loads(strip_comments(rules_text)) if rules_text.strip() else {}
+    if not isinstance(doc, dict):
+        raise TrustFileError("trustedFolders.json does not hold a JSON object")
+    if doc.get(key) != "TRUST_FOLDER":
+        return None
+    if was is None:
+        del doc[key]
+    else:
+        doc[key] = was
     return doc

@@ -4,11 +4,14 @@ Contract: our entries are merged into the harness's own file (Claude Code, Gemin
 Code `settings.json`, Codex and Cursor `hooks.json`, GitHub Copilot CLI `hooks/wikimem.json`,
 user or project scope) keeping every foreign key and hook; for OpenCode, which has no shell
 hooks, wikimem's plugin file is put into its plugin folder (`opencodeplugin`). Installing twice
-equals installing once; the file is backed up before it changes; uninstall removes exactly our
-entries, and a file (or folder) wikimem created that is empty afterwards; a file that is not a
-JSON object is refused and left untouched. Hook commands use absolute paths (interpreter, entry
-script, home), so they work from any cwd. Codex hook trust and Gemini CLI and Copilot CLI folder
-trust are recorded only when asked (`trust=True`), never silently.
+equals installing once. A command is all or nothing (`changeset`): every refusal is found before
+anything is written, and a failure half-way puts every file back. A person's file is backed up
+before it changes; a file wikimem created is not. Uninstall removes exactly our entries, the
+folder trust recorded with them, and every file (or folder) wikimem created that holds nothing
+else afterwards; a person's file that holds their own settings only again gets its own bytes
+back. A file that is not a JSON object is refused and left untouched. Hook commands use absolute
+paths (interpreter, entry script, home), so they work from any cwd. Codex hook trust and Gemini
+CLI and Copilot CLI folder trust are recorded only when asked (`trust=True`), never silently.
 """
 
 from __future__ import annotations
@@ -17,15 +20,13 @@ import json
 import os
 import shlex
 import sys
-import time
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol, TypeVar, cast
 
-from wikimem.errors import WikimemError
-from wikimem.fsutil import atomic_write
 from wikimem.harness import CLIENTS, ENTRY_SCRIPT, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, madefiles, opencodeplugin
+from wikimem.setup.changeset import Changes, InstallError
 
 SCOPES = ("user", "project")
 
@@ -114,10 +115,6 @@ COPILOT_HOOKS_FILE = "wikimem.json"
 FLAT = ("cursor", "copilot")  # hooks listed directly under each event, not in matcher groups
 
 
-class InstallError(WikimemError):
-    """The harness config cannot be changed safely; nothing was written."""
-
-
 @dataclass(frozen=True)
 class InstallResult:
     client: str
@@ -137,6 +134,16 @@ class InstallResult:
         data["events"] = list(self.events)
         data["messages"] = list(self.messages)
         return data
+
+
+class _Result(Protocol):
+    @property
+    def path(self) -> str: ...
+    @property
+    def messages(self) -> tuple[str, ...]: ...
+
+
+R = TypeVar("R", bound=_Result)  # InstallResult or mcpconfig.McpResult (frozen dataclasses)
 
 
 def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
@@ -195,7 +202,7 @@ def hook_argv(client: str, home: Home, event: str | None = None) -> list[str]:
     absolute.
 
     `-I -S` skips site-packages and the environment's PYTHON* variables: faster on every agent
-    event and immune to a project's virtualenv or PYTHONPATH. `--event` names the
+    event (the hook path loads only the standard library) and immune to a project's virtualenv or PYTHONPATH. `--event` names the
     event for a harness whose payloads do not (Copilot CLI)."""
     parts = [sys.executable, "-I", "-S", entry_script(), client]
     if home.root != Home(DEFAULT_HOME).root:
@@ -215,16 +222,9 @@ def handler_command(handler: dict[str, Any]) -> object:
     return handler.get("command") if command is None else command
 
 
-def _load(path: str) -> tuple[dict[str, Any], str]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        return {}, ""
-    except OSError as exc:
-        raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
+def _parse(path: str, text: str) -> dict[str, Any]:
     if not text.strip():
-        return {}, text
+        return {}
     try:
         doc = json.loads(text)
     except ValueError as exc:
@@ -241,7 +241,18 @@ def _load(path: str) -> tuple[dict[str, Any], str]:
     hooks = doc.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
         raise InstallError(f'{path}: "hooks" is not an object; nothing was changed')
-    return doc, text
+    return doc
+
+
+def _load(path: str) -> tuple[dict[str, Any], str]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        return {}, ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from exc
+    return _parse(path, text), text
 
 
 def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
@@ -326,38 +337,40 @@ def _dump(doc: dict[str, Any]) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def _apply(
-    path: str, before_text: str, after: dict[str, Any], dry_run: bool, mode: int | None = None
-) -> tuple[bool, str | None, str]:
-    after_text = _dump(after)
-    if before_text.strip():
-        unchanged = json.loads(before_text) == after
-    else:
-        unchanged = not after
-    if unchanged or dry_run:
-        return (not unchanged), None, after_text
-    backup = backup_copy(path, before_text)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, after_text, mode=None if os.path.exists(path) else mode)
-    return True, backup, after_text
+def _unchanged(before_text: str, after: dict[str, Any]) -> bool:
+    return json.loads(before_text) == after if before_text.strip() else not after
 
 
-def backup_copy(path: str, text: str | None = None) -> str | None:
-    """Copy `path` (its current `text`, when the caller already read it) beside it as
-    `<path>.wikimem-backup-<UTC time>` before wikimem changes it; None when it does not exist."""
-    if not os.path.exists(path):
-        return None
-    if text is None:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
-    backup, n = stem, 1
-    while os.path.exists(backup):  # two changes within a second keep both originals
-        backup, n = f"{stem}-{n}", n + 1
-    with open(backup, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.chmod(backup, os.stat(path).st_mode & 0o777)
-    return backup
+def settle(changes: Changes, *results: R) -> list[R]:
+    """The results of a committed change set: each with the backup made of its own file, the
+    first one also naming the backups of the other files changed (trust files), and saying
+    which of the person's files got their own bytes back."""
+    out = []
+    own = {os.path.abspath(r.path) for r in results}
+    for i, result in enumerate(results):
+        path = os.path.abspath(result.path)
+        notes = []
+        if path in changes.restored:
+            notes.append(
+                f"{path} is back to exactly what it held before wikimem first changed it; its "
+                f"backup from then, identical now, was removed ({changes.restored[path]})"
+            )
+        if i == 0:
+            notes += [
+                f"backup of {p} (before this change): {b}"
+                for p, b in changes.backups.items()
+                if p not in own
+            ]
+            notes += [
+                f"removed {p}: wikimem created it and nothing else is left in it"
+                for p in changes.removed
+                if p not in own
+            ]
+        settled = replace(
+            cast(Any, result), backup=changes.backups.get(path), messages=(*result.messages, *notes)
+        )
+        out.append(cast(R, settled))
+    return out
 
 
 def install(
@@ -368,99 +381,71 @@ def install(
     dry_run: bool = False,
     trust: bool = False,
 ) -> InstallResult:
+    """Wire wikimem's hooks (and record trust when asked): every file changes, or none."""
+    changes = Changes(home)
+    result = plan_install(changes, client, home, scope, project_dir, dry_run, trust)
+    if dry_run:
+        return result
+    changes.commit()
+    return settle(changes, result)[0]
+
+
+def plan_install(
+    changes: Changes,
+    client: str,
+    home: Home,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+    trust: bool = False,
+) -> InstallResult:
+    """Plan `install` into `changes` (nothing is written here; a refusal raises InstallError)."""
     if client == "opencode":
-        return _install_plugin(home, scope, project_dir, dry_run)
+        return _plan_plugin(changes, home, scope, project_dir)
     path = config_path(client, scope, project_dir)
-    doc, before_text = _load(path)
+    before_text = changes.read(path)
+    doc = _parse(path, before_text)
     after = _with_ours(client, doc, home)
-    existed = os.path.exists(path)
-    if not existed and not dry_run:
-        _make_parents(home, path)
-    changed, backup, after_text = _apply(path, before_text, after, dry_run)
-    if changed and not dry_run and not existed:
-        madefiles.record(home, path)
+    changed = not _unchanged(before_text, after)
+    if changed:
+        changes.put(path, _dump(after))
     messages = []
     if client == "codex":
-        if changed and not dry_run:
-            _keep_foreign_trust(path, doc, after)
-        messages.extend(_codex_trust(path, doc, after, trust, dry_run))
+        if changed:
+            _keep_foreign_trust(changes, path, doc, after)
+        messages.extend(_codex_trust(changes, path, doc, after, trust, dry_run))
     if client == "cursor" and scope == "user":
         messages.append("Cursor also runs Claude Code hooks; wikimem records such events once.")
     if client == "gemini":
-        messages.extend(_gemini_messages(scope, project_dir, trust, dry_run))
+        messages.extend(_gemini_messages(changes, path, scope, project_dir, trust, dry_run))
     if client == "copilot":
-        messages.extend(_copilot_messages(scope, path, trust, dry_run))
+        messages.extend(_copilot_messages(changes, scope, path, trust, dry_run))
     return InstallResult(
         client,
         scope,
         path,
         changed,
         dry_run,
-        backup,
+        None,
         tuple(e for e, _, _ in WIRING[client]),
         before_text,
-        after_text,
+        _dump(after),
         tuple(messages),
     )
 
 
-def _make_parents(home: Home, path: str) -> None:
-    """Create the missing folders above `path`, each recorded so that uninstall removes it
-    again once it is empty (a harness's folder is left as it was found)."""
-    missing = []
-    folder = os.path.dirname(os.path.abspath(path))
-    while not os.path.isdir(folder):
-        missing.append(folder)
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
-    for folder in reversed(missing):
-        os.makedirs(folder, exist_ok=True)
-        madefiles.record(home, folder)
-
-
-def _remove_made_parents(home: Home, path: str) -> None:
-    """Remove the folders above `path` that wikimem created and that are empty now."""
-    folder = os.path.dirname(os.path.abspath(path))
-    while madefiles.created(home, folder):
-        try:
-            os.rmdir(folder)
-        except OSError:
-            return  # not empty: someone else's files live there now
-        madefiles.forget(home, folder)
-        folder = os.path.dirname(folder)
-
-
-def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from exc
-
-
-def _install_plugin(
-    home: Home, scope: str, project_dir: str | None, dry_run: bool
+def _plan_plugin(
+    changes: Changes, home: Home, scope: str, project_dir: str | None
 ) -> InstallResult:
     """OpenCode: wikimem's plugin file, with this installation's hook command in it."""
     path = config_path("opencode", scope, project_dir)
-    before = _read_text(path)
+    before = changes.read(path)
     if before and not opencodeplugin.is_ours(before):
         raise InstallError(f"{path} exists and is not wikimem's plugin; nothing was changed")
     after = opencodeplugin.render(hook_argv("opencode", home))
     changed = before != after
-    backup = None
-    if changed and not dry_run:
-        if before:
-            backup = backup_copy(path, before)
-        else:
-            _make_parents(home, path)
-        atomic_write(path, after)
-        if not before:
-            madefiles.record(home, path)
+    if changed:  # an older wikimem's plugin, or one edited by hand, is kept beside it
+        changes.put(path, after, backup=bool(before) and not opencodeplugin.pristine(before))
     messages = ["OpenCode loads plugins when it starts: restart a running OpenCode."]
     if scope == "project" and not before:
         messages.append(
@@ -472,8 +457,8 @@ def _install_plugin(
         scope,
         path,
         changed,
-        dry_run,
-        backup,
+        False,
+        None,
         tuple(e for e, _, _ in WIRING["opencode"]),
         before,
         after,
@@ -481,45 +466,54 @@ def _install_plugin(
     )
 
 
-def _uninstall_plugin(
-    scope: str, project_dir: str | None, dry_run: bool, home: Home | None
+def _plan_uninstall_plugin(
+    changes: Changes, scope: str, project_dir: str | None, dry_run: bool
 ) -> InstallResult:
     path = config_path("opencode", scope, project_dir)
-    before = _read_text(path)
+    before = changes.read(path)
     if not before or not opencodeplugin.is_ours(before):
         return InstallResult("opencode", scope, path, False, dry_run, None, (), before, before)
-    backup = None
-    if not dry_run:
-        # edited by hand: keep those edits beside it
-        backup = None if opencodeplugin.pristine(before) else backup_copy(path, before)
-        os.unlink(path)
-        made_by = home or _plugin_home(before)
-        madefiles.forget(made_by, path)
-        _remove_made_parents(made_by, path)
-    return InstallResult(
-        "opencode", scope, path, True, dry_run, backup, (), before, "", removed=True
-    )
+    # edited by hand: keep those edits beside it
+    changes.remove(path, backup=not opencodeplugin.pristine(before))
+    return InstallResult("opencode", scope, path, True, dry_run, None, (), before, "", removed=True)
 
 
-def _plugin_home(text: str) -> Home:
+def _plugin_home(text: str) -> Home | None:
     argv = opencodeplugin.command_of(text) or []
     if "--home" in argv[:-1]:
         return Home(argv[argv.index("--home") + 1])
-    return Home(DEFAULT_HOME)
+    return Home(DEFAULT_HOME) if argv else None
 
 
-def _copilot_messages(scope: str, path: str, trust: bool, dry_run: bool) -> list[str]:
+def _trust_rule(
+    changes: Changes, client: str, config: str, file: str, folder: str
+) -> madefiles.TrustRule | None:
+    """The rule wikimem recorded (for any install) that trusts `folder` in `file`."""
+    for rule in changes.manifest.trust:
+        if rule.client == client and rule.file == file and rule.folder == folder:
+            return replace(rule, config=os.path.abspath(config))
+    return None
+
+
+def _copilot_messages(
+    changes: Changes, scope: str, path: str, trust: bool, dry_run: bool
+) -> list[str]:
     """Explain Copilot CLI's folder trust for repository hooks, and record it when asked."""
     if scope != "project":
         if trust:
             return ["--trust is for --scope project: Copilot CLI runs user hooks in every folder."]
         return []
     folder = os.path.dirname(os.path.dirname(os.path.dirname(path)))  # <repo>/.github/hooks/x
+    config = os.path.abspath(copilottrust.config_path())
     try:
         state = copilottrust.folder_trust(folder)
     except copilottrust.TrustFileError as exc:
         return [f"Cannot check Copilot CLI's folder trust: {exc}"]
     if state.trusted:
+        # trust wikimem recorded for another install: this one relies on it too
+        shared = _trust_rule(changes, "copilot", path, config, copilottrust.real(folder))
+        if shared is not None:
+            changes.add_trust(shared)
         return [f"Copilot CLI trusts {folder} ({state.why}): the hooks will run there."]
     explain = (
         "Copilot CLI runs repository hooks only in folders you trust, and skips them silently "
@@ -533,22 +527,19 @@ def _copilot_messages(scope: str, path: str, trust: bool, dry_run: bool) -> list
         return [f"{explain}: {how}."]
     if refused:
         raise InstallError(refused)
-    config = copilottrust.config_path()
     if dry_run:
         return [f"{explain}; would add it to trustedFolders in {config}."]
-    before = _read_text(config)
+    before = changes.read(config)
     try:
         copilottrust.read_config(config)
         after = copilottrust.with_trust(before, folder)
     except (ValueError, copilottrust.TrustFileError) as exc:
         raise InstallError(f"cannot record trust in {config}: {exc}") from None
-    if _read_text(config) != before:  # Copilot rewrites this file itself
-        raise InstallError(f"{config} changed while wikimem was editing it; nothing was changed")
-    backup = backup_copy(config, before) if before else None
-    os.makedirs(os.path.dirname(config), exist_ok=True)
-    atomic_write(config, after, mode=None if before else 0o600)
-    saved = f"; the previous file is in {backup}" if backup else ""
-    return [f"Recorded Copilot CLI trust for {folder} in {config} (--trust){saved}."]
+    changes.put(config, after, mode=0o600)
+    changes.add_trust(
+        madefiles.TrustRule("copilot", os.path.abspath(path), config, copilottrust.real(folder))
+    )
+    return [f"Recorded Copilot CLI trust for {folder} in {config} (--trust)."]
 
 
 def _ours(handler: dict[str, Any]) -> bool:
@@ -556,14 +547,19 @@ def _ours(handler: dict[str, Any]) -> bool:
 
 
 def _codex_trust(
-    path: str, before: dict[str, Any], after: dict[str, Any], trust: bool, dry_run: bool
+    changes: Changes,
+    path: str,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    trust: bool,
+    dry_run: bool,
 ) -> list[str]:
     """Tell the user about Codex's hook trust, and record it when asked to, or when wikimem's
     previous hooks were trusted (a reinstall that changes their definition keeps that consent)."""
     config = codextrust.config_path()
     wanted = codextrust.handler_keys(path, after, only=_ours)
     old = codextrust.handler_keys(path, before, only=_ours)
-    trusted = codextrust.read_trusted(config)
+    trusted = codextrust.trusted_in(changes.read(config))
     missing = [k for k, digest in wanted.items() if trusted.get(k) != digest]
     if not missing:
         return ["Codex already trusts these hooks."]
@@ -578,31 +574,41 @@ def _codex_trust(
     try:
         # Only entries still holding our old hash: a key may now be another tool's moved hook.
         stale = [k for k, digest in old.items() if k not in wanted and trusted.get(k) == digest]
-        text = codextrust.record_trust(config, wanted, drop=stale)
+        text = codextrust.with_trust(changes.read(config), wanted, drop=stale)
     except Exception as exc:  # a config.toml we cannot parse: leave it alone
         raise InstallError(f"cannot record trust in {config}: {exc}") from exc
-    os.makedirs(os.path.dirname(config), exist_ok=True)
-    backup = backup_copy(config)
-    atomic_write(config, text)
+    changes.put(config, text)
     why = "you trusted the previous ones" if kept and not trust else "--trust"
-    saved = f"; the previous file is in {backup}" if backup else ""
-    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why}){saved}."]
+    return [f"Recorded Codex trust for {len(wanted)} wikimem hooks in {config} ({why})."]
 
 
-def _gemini_messages(scope: str, project_dir: str | None, trust: bool, dry_run: bool) -> list[str]:
+def _gemini_messages(
+    changes: Changes,
+    config: str,
+    scope: str,
+    project_dir: str | None,
+    trust: bool,
+    dry_run: bool,
+) -> list[str]:
     """Explain Gemini's folder trust, and record it for the project folder when asked."""
     folder = os.path.abspath(project_dir or os.getcwd())
+    path = os.path.abspath(geminitrust.trusted_folders_path())
     out = []
     if scope == "project":
         out.append(
             "Gemini CLI warns once about project-level hooks the first time it runs in this folder."
         )
     try:
-        settings, _ = _load(geminitrust.user_settings_path())
+        settings_path = geminitrust.user_settings_path()
+        settings = _parse(settings_path, changes.read(settings_path))
         state = geminitrust.folder_trust(folder, settings)
     except (InstallError, geminitrust.TrustFileError) as exc:
         return [*out, f"Cannot check Gemini's folder trust: {exc}"]
     if state.trusted:
+        # trust wikimem recorded for another install: this one relies on it too
+        shared = _trust_rule(changes, "gemini", config, path, geminitrust.real(folder))
+        if shared is not None:
+            changes.add_trust(shared)
         return [*out, f"Gemini CLI trusts {folder} ({state.why}): the hooks will run there."]
     explain = (
         "Gemini CLI runs hooks (user-scope ones too) only in trusted folders, and `gemini -p` "
@@ -616,44 +622,79 @@ def _gemini_messages(scope: str, project_dir: str | None, trust: bool, dry_run: 
         return [*out, f"{explain}: {how}."]
     if refused:
         raise InstallError(refused)
-    path = geminitrust.trusted_folders_path()
     if dry_run:
         return [*out, f"{explain}; would record it as TRUST_FOLDER in {path}."]
-    try:
-        with open(path, encoding="utf-8") as fh:
-            before = fh.read()
-    except FileNotFoundError:
-        before = ""
-    try:
-        after = geminitrust.with_trust(before, folder)
-    except (ValueError, geminitrust.TrustFileError) as exc:
-        raise InstallError(f"cannot record trust in {path}: {exc}") from None
+    before = changes.read(path)
     if before.strip() and geminitrust.has_comments(before):
         raise InstallError(
             f"{path} has comments, which rewriting it would lose; trust {folder} in Gemini"
         )
-    _apply(path, before, after, dry_run=False, mode=0o600)
+    try:
+        was = geminitrust.read_rules_text(before).get(geminitrust.real(folder))
+        after = geminitrust.with_trust(before, folder)
+    except (ValueError, geminitrust.TrustFileError) as exc:
+        raise InstallError(f"cannot record trust in {path}: {exc}") from None
+    changes.put(path, _dump(after), mode=0o600)
+    changes.add_trust(
+        madefiles.TrustRule("gemini", os.path.abspath(config), path, geminitrust.real(folder), was)
+    )
     return [*out, f"Recorded Gemini CLI trust for {folder} in {path} (--trust)."]
 
 
-def _forget_codex_trust(path: str, before: dict[str, Any], dry_run: bool) -> None:
+def _take_back_trust(changes: Changes, config: str, dry_run: bool) -> list[str]:
+    """Remove the folder trust wikimem recorded for the install of `config`, unless another
+    install of wikimem's still relies on it or someone changed the rule since."""
+    config = os.path.abspath(config)
+    mine = [r for r in changes.manifest.trust if r.config == config]
+    out = []
+    for rule in mine:
+        changes.drop_trust(rule)
+        others = [
+            r
+            for r in changes.manifest.trust
+            if r.config != config
+            and (r.client, r.file, r.folder) == (rule.client, rule.file, rule.folder)
+        ]
+        if others:
+            continue
+        text = changes.read(rule.file)
+        try:
+            if rule.client == "gemini":
+                doc = geminitrust.without_trust(text, rule.folder, rule.was)
+                after, empty = (None, False) if doc is None else (_dump(doc), not doc)
+            else:
+                after = copilottrust.without_trust(text, rule.folder)
+                empty = after is not None and not copilottrust.read_config_text(after)[1]
+        except (ValueError, geminitrust.TrustFileError, copilottrust.TrustFileError):
+            continue  # a file that no longer parses is left alone
+        if after is not None:
+            changes.put(rule.file, after, empty=empty)
+            did = "would take back" if dry_run else "took back"
+            out.append(f"wikimem {did} the trust it recorded for {rule.folder} in {rule.file}.")
+    return out
+
+
+def _forget_codex_trust(changes: Changes, path: str, before: dict[str, Any]) -> None:
     config = codextrust.config_path()
     old = codextrust.handler_keys(path, before, only=_ours)
-    trusted = codextrust.read_trusted(config)
+    text = changes.read(config)
+    trusted = codextrust.trusted_in(text)
     ours = [k for k, digest in old.items() if trusted.get(k) == digest]
-    if dry_run or not ours:
+    if not ours:
         return
-    text = codextrust.record_trust(config, {}, drop=ours)
-    backup_copy(config)
-    atomic_write(config, text)
+    new_text = codextrust.with_trust(text, {}, drop=ours)
+    changes.put(config, new_text, empty=not new_text.strip())
 
 
-def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]) -> None:
+def _keep_foreign_trust(
+    changes: Changes, path: str, before: dict[str, Any], after: dict[str, Any]
+) -> None:
     """Codex keys trust by a handler's position. When our entries come or go, another tool's
     hooks behind them move: the trust the user gave them moves with them (same definition, same
     hash), so wikimem never silently switches off someone else's hook."""
     config = codextrust.config_path()
-    trusted = codextrust.read_trusted(config)
+    text = changes.read(config)
+    trusted = codextrust.trusted_in(text)
     if not trusted:
         return
 
@@ -672,14 +713,15 @@ def _keep_foreign_trust(path: str, before: dict[str, Any], after: dict[str, Any]
         ):
             moved[key] = digest
     if moved:
-        text = codextrust.record_trust(config, moved)
-        backup_copy(config)
-        atomic_write(config, text)
+        changes.put(config, codextrust.with_trust(text, moved))
 
 
-def _installed_home(client: str, doc: dict[str, Any]) -> Home:
-    """The home our hook commands in `doc` name (`--home DIR`), else the default one."""
-    _, command = _our_events(client, doc)
+def _installed_home(client: str, doc: dict[str, Any]) -> Home | None:
+    """The home our hook commands in `doc` name (`--home DIR`), else the default one; None when
+    no hook of ours is there."""
+    events, command = _our_events(client, doc)
+    if not events:
+        return None
     try:
         words = shlex.split(command)
     except ValueError:
@@ -687,6 +729,31 @@ def _installed_home(client: str, doc: dict[str, Any]) -> Home:
     if "--home" in words[:-1]:
         return Home(words[words.index("--home") + 1])
     return Home(DEFAULT_HOME)
+
+
+def installed_home(client: str, scope: str, project_dir: str | None = None) -> Home | None:
+    """The memory home the hooks installed for `client` write to (None: none installed)."""
+    path = config_path(client, scope, project_dir)
+    if client == "opencode":
+        try:
+            return _plugin_home(_read_text(path))
+        except InstallError:
+            return None
+    try:
+        doc, _ = _load(path)
+    except InstallError:
+        return None
+    return _installed_home(client, doc)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        return ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from exc
 
 
 def _nothing_left(client: str, doc: dict[str, Any]) -> bool:
@@ -701,33 +768,53 @@ def uninstall(
     dry_run: bool = False,
     home: Home | None = None,
 ) -> InstallResult:
-    """Remove exactly our entries. A file wikimem created that holds nothing else afterwards is
-    removed, not left as `{}`; any other file keeps what was there besides our entries."""
+    """Remove exactly our entries (and the folder trust recorded with them): every file changes,
+    or none. A file wikimem created that holds nothing else afterwards is removed, not left as
+    `{}`; any other file keeps what was there besides our entries."""
+    changes = Changes(home or installed_home(client, scope, project_dir) or Home(DEFAULT_HOME))
+    result = plan_uninstall(changes, client, scope, project_dir, dry_run)
+    if dry_run:
+        return result
+    changes.commit()
+    return settle(changes, result)[0]
+
+
+def plan_uninstall(
+    changes: Changes,
+    client: str,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+) -> InstallResult:
+    """Plan `uninstall` into `changes` (nothing is written here)."""
     if client == "opencode":
-        return _uninstall_plugin(scope, project_dir, dry_run, home)
+        return _plan_uninstall_plugin(changes, scope, project_dir, dry_run)
     path = config_path(client, scope, project_dir)
-    doc, before_text = _load(path)
-    if not before_text.strip():
-        return InstallResult(
-            client, scope, path, False, dry_run, None, (), before_text, before_text
-        )
+    before_text = changes.read(path)
+    doc = _parse(path, before_text)
     after, _ = _strip_ours(client, doc)
-    made_by = home or _installed_home(client, doc)
-    if after != doc and _nothing_left(client, after) and madefiles.created(made_by, path):
-        if not dry_run:
-            if client == "codex":
-                _forget_codex_trust(path, doc, dry_run)
-            os.unlink(path)
-            madefiles.forget(made_by, path)
-            _remove_made_parents(made_by, path)
-        return InstallResult(
-            client, scope, path, True, dry_run, None, (), before_text, "", removed=True
-        )
-    changed, backup, after_text = _apply(path, before_text, after, dry_run)
-    if client == "codex" and changed and not dry_run:
-        _keep_foreign_trust(path, doc, after)
-        _forget_codex_trust(path, doc, dry_run)
-    return InstallResult(client, scope, path, changed, dry_run, backup, (), before_text, after_text)
+    changed = after != doc
+    removed = False
+    if changed:
+        removed = changes.put(path, _dump(after), empty=_nothing_left(client, after))
+        if client == "codex":
+            _keep_foreign_trust(changes, path, doc, after)
+            _forget_codex_trust(changes, path, doc)
+    messages = _take_back_trust(changes, path, dry_run)
+    after_text = "" if removed else (_dump(after) if changed else before_text)
+    return InstallResult(
+        client,
+        scope,
+        path,
+        changed,
+        dry_run,
+        None,
+        (),
+        before_text,
+        after_text,
+        tuple(messages),
+        removed=removed,
+    )
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,12 @@
 
 Contract: one server named `wikimem`, whose command runs this installation's `wikimem mcp` with
 absolute paths, merged into the harness's own file: every other server and key is kept;
-installing twice equals installing once; the file is backed up before it changes; uninstall
-removes exactly our entry; a file that does not parse is refused and left untouched; an entry
-named `wikimem` that runs something else is never overwritten or removed; a file changed by
-someone else while we worked is not overwritten.
+installing twice equals installing once; a person's file is backed up before it changes (one
+wikimem created is not); uninstall removes exactly our entry, and the file (and folders) when
+wikimem created them and nothing else is left; a file that does not parse is refused and left
+untouched; an entry named `wikimem` that runs something else is never overwritten or removed; a
+file changed by someone else while we worked is not overwritten. With `wikimem install CLIENT
+--mcp` the hooks and the server are one change set (`changeset`): both are written, or neither.
 
 Where each harness keeps its MCP servers:
 
@@ -31,16 +33,15 @@ import json
 import os
 import re
 import sys
-import time
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.fsutil import atomic_write
 from wikimem.harness import CLIENTS
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
-from wikimem.setup.install import SCOPES, InstallError, qwen_dir
+from wikimem.setup.changeset import Changes, InstallError
+from wikimem.setup.install import SCOPES, installed_home, qwen_dir, settle
 
 SERVER = "wikimem"
 
@@ -135,6 +136,23 @@ def install_mcp(
     project_dir: str | None = None,
     dry_run: bool = False,
 ) -> McpResult:
+    changes = Changes(home)
+    result = plan_install_mcp(changes, client, home, scope, project_dir, dry_run)
+    if dry_run:
+        return result
+    changes.commit()
+    return settle(changes, result)[0]
+
+
+def plan_install_mcp(
+    changes: Changes,
+    client: str,
+    home: Home,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+) -> McpResult:
+    """Plan `install_mcp` into `changes` (nothing is written here)."""
     path = config_path(client, scope, project_dir)
     argv = server_command(home)
     messages = []
@@ -153,7 +171,7 @@ def install_mcp(
             "`gemini extensions uninstall wikimem`)."
         )
     if client == "codex":
-        return _edit_toml(client, scope, path, argv, dry_run, tuple(messages))
+        return _edit_toml(changes, client, scope, path, argv, dry_run, tuple(messages))
     entry: dict[str, Any] = {"command": argv[0], "args": argv[1:]}
     if client == "claude":
         entry = {"type": "stdio", **entry, "env": {}}
@@ -161,16 +179,60 @@ def install_mcp(
         entry = {"type": "local", **entry, "tools": ["*"]}
     elif client == "opencode":
         entry = {"type": "local", "command": argv, "enabled": True}
-    return _edit_json(client, scope, path, entry, dry_run, tuple(messages))
+    return _edit_json(changes, client, scope, path, entry, dry_run, tuple(messages))
 
 
 def uninstall_mcp(
-    client: str, scope: str = "user", project_dir: str | None = None, dry_run: bool = False
+    client: str,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+    home: Home | None = None,
 ) -> McpResult:
+    changes = Changes(home or owner_home(client, scope, project_dir))
+    result = plan_uninstall_mcp(changes, client, scope, project_dir, dry_run)
+    if dry_run:
+        return result
+    changes.commit()
+    return settle(changes, result)[0]
+
+
+def plan_uninstall_mcp(
+    changes: Changes,
+    client: str,
+    scope: str = "user",
+    project_dir: str | None = None,
+    dry_run: bool = False,
+) -> McpResult:
+    """Plan `uninstall_mcp` into `changes` (nothing is written here)."""
     path = config_path(client, scope, project_dir)
     if client == "codex":
-        return _edit_toml(client, scope, path, None, dry_run, ())
-    return _edit_json(client, scope, path, None, dry_run, ())
+        return _edit_toml(changes, client, scope, path, None, dry_run, ())
+    return _edit_json(changes, client, scope, path, None, dry_run, ())
+
+
+def owner_home(client: str, scope: str, project_dir: str | None = None) -> Home:
+    """The memory home whose record says what wikimem created for `client`: the one its hooks
+    write to, else the one its MCP server serves, else the default."""
+    found = installed_home(client, scope, project_dir)
+    if found is not None:
+        return found
+    try:
+        path = config_path(client, scope, project_dir)
+        text = _read(path)
+        if client == "codex":
+            servers = tomllib.loads(text).get("mcp_servers")
+        else:
+            servers = _parse_json(path, text, _servers_key(client)).get(_servers_key(client))
+    except (InstallError, tomllib.TOMLDecodeError):
+        servers = None
+    entry = servers.get(SERVER) if isinstance(servers, dict) else None
+    if is_ours(entry) and isinstance(entry, dict):
+        command = entry.get("command")
+        argv = command if isinstance(command, list) else [command, *(entry.get("args") or [])]
+        if "--home" in argv[:-1] and isinstance(argv[argv.index("--home") + 1], str):
+            return Home(argv[argv.index("--home") + 1])
+    return Home(DEFAULT_HOME)
 
 
 # -- JSON configs (every harness but Codex) ------------------------------------------------------------
@@ -182,8 +244,8 @@ def _read(path: str) -> str:
             return fh.read()
     except FileNotFoundError:
         return ""
-    except OSError as exc:
-        raise InstallError(f"cannot read {path}: {exc.strerror}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstallError(f"cannot read {path}: {exc}") from exc
 
 
 def _servers_key(client: str) -> str:
@@ -213,6 +275,7 @@ def _parse_json(path: str, text: str, key: str = "mcpServers") -> dict[str, Any]
 
 
 def _edit_json(
+    changes: Changes,
     client: str,
     scope: str,
     path: str,
@@ -220,7 +283,7 @@ def _edit_json(
     dry_run: bool,
     messages: tuple[str, ...],
 ) -> McpResult:
-    before = _read(path)
+    before = changes.read(path)
     key = _servers_key(client)
     doc = _parse_json(path, before, key)
     servers = dict(doc.get(key) or {})
@@ -240,11 +303,10 @@ def _edit_json(
     else:
         after_doc.pop(key, None)
     changed = after_doc != doc
-    after = "" if not after_doc else json.dumps(after_doc, indent=2, ensure_ascii=False) + "\n"
-    if not changed or dry_run:
-        return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
-    backup = _replace(path, before, after)
-    return McpResult(client, scope, path, True, False, backup, before, after, messages)
+    after = json.dumps(after_doc, indent=2, ensure_ascii=False) + "\n"
+    if changed and changes.put(path, after, empty=not after_doc):
+        after = ""
+    return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
 
 
 # -- Codex's config.toml -----------------------------------------------------------------------------
@@ -253,6 +315,7 @@ _OUR_TABLE = re.compile(r"""^\s*\[\s*mcp_servers\s*\.\s*(?:wikimem|"wikimem"|'wi
 
 
 def _edit_toml(
+    changes: Changes,
     client: str,
     scope: str,
     path: str,
@@ -260,7 +323,7 @@ def _edit_toml(
     dry_run: bool,
     messages: tuple[str, ...],
 ) -> McpResult:
-    before = _read(path)
+    before = changes.read(path)
     try:
         parsed = tomllib.loads(before)
     except tomllib.TOMLDecodeError as exc:
@@ -289,10 +352,9 @@ def _edit_toml(
     wanted = None if argv is None else {"command": argv[0], "args": argv[1:]}
     _check_toml_edit(path, parsed, after, wanted)
     changed = tomllib.loads(after) != parsed
-    if not changed or dry_run:
-        return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
-    backup = _replace(path, before, after)
-    return McpResult(client, scope, path, True, False, backup, before, after, messages)
+    if changed and changes.put(path, after, empty=not after.strip()):
+        after = ""
+    return McpResult(client, scope, path, changed, dry_run, None, before, after, messages)
 
 
 def _without_our_tables(lines: list[str]) -> list[str]:
@@ -344,33 +406,6 @@ def _others(doc: dict[str, Any]) -> dict[str, Any]:
 def _toml_str(value: str) -> str:
     # A JSON string is a TOML basic string as long as no surrogate escape is emitted.
     return json.dumps(value, ensure_ascii=False)
-
-
-# -- writing -------------------------------------------------------------------------------------------
-
-
-def _replace(path: str, before: str, after: str) -> str | None:
-    """Back the file up, then swap in the new text, unless someone changed it meanwhile
-    (harnesses rewrite their own config files at any time)."""
-    backup = None
-    if os.path.exists(path):
-        stem = f"{path}.wikimem-backup-{time.strftime('%Y%m%dT%H%M%S', time.gmtime())}"
-        backup, n = stem, 1
-        while os.path.exists(backup):
-            backup, n = f"{stem}-{n}", n + 1
-        # 0600 from the start: ~/.claude.json holds account details
-        fd = os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(before)
-        os.chmod(backup, os.stat(path).st_mode & 0o777)
-    if _read(path) != before:
-        raise InstallError(f"{path} changed while wikimem was editing it; nothing was changed")
-    if not after:
-        os.unlink(path)
-        return backup
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    atomic_write(path, after)
-    return backup
 
 
 def _claude_plugin_enabled() -> bool:
