@@ -583,3 +583,11 @@ def test_only_ever_is_a_rule_and_a_label_before_it_is_not_part_of_it() -> None:
     )
     assert rule.kind == "convention"
     assert rule.text == "The haproxy role only ever goes out with --check --diff first."
+
+
+def test_what_follows_a_frame_is_read_as_a_sentence_of_its_own() -> None:
+    [rule] = extract(
+        "and since you keep asking: migrations only ever run from the deploy job, never by hand"
+    )
+    assert rule.kind == "convention"
+    assert rule.text.startswith("Migrations only ever run from the deploy job")

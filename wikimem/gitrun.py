@@ -65,6 +65,9 @@ FOREIGN = (
     "GIT_COMMON_DIR",
     "GIT_NAMESPACE",
     "GIT_PREFIX",
+    # `git -c key=value` (git passes it on to the hooks and merge drivers it starts) is read
+    # after GIT_CONFIG_COUNT: it would turn the person's hooks and signing back on for our commits
+    "GIT_CONFIG_PARAMETERS",
 )
 
 

@@ -849,6 +849,12 @@ def extract(
             framed = _framed(raw, said_on, in_project)
             if framed is not None:
                 out.append(framed)
+            else:
+                # "oh and since this keeps coming up: load tests only ever go against …": what
+                # follows the frame may be a statement of its own, read by the usual rules
+                m = _FRAME.match(_LEAD_FILLER.sub("", raw).strip())
+                if m is not None and not _HEDGE.search(raw):
+                    _read_sentence(m["content"], out, said_on, in_project, asked)
     # A statement that only said what a retraction replaces stays; the retraction's own words
     # are not a claim.
     return out
@@ -932,22 +938,24 @@ def _read_sentence(
             out.append(Statement(kind, text_out, scope, explicit, change=change))
 
 
-# "legal came back on the audit: 400 days of raw events, not 90", "new scheme across all my
-# repositories: feat/<ticket>-<slug>": a short frame, a colon, and what holds, said without a
-# verb. What holds is read from its shape — a contrast (", not …", "only", "no …", "over",
-# "instead of", "a > b") or a value — not from a list of frames; the frame is kept in the claim,
-# since it says what the value is of, and its scope cue ("every codebase of mine") counts.
+# "legal came back on the audit: 400 days of raw events, not 90", "this goes for every codebase
+# of mine: named exports only in TS, no default exports": a short frame, a colon, and what holds,
+# said without a verb. A colon far more often introduces a report or pasted output ("files
+# touched: …", "docker ps shows: …", "my guess: …, not the db"), so only two shapes count: a
+# frame that says the content holds across the person's repositories (the scope cue), or a
+# value said as the correction of an older one (", not 90"). The frame is kept in the claim,
+# since it says what the value is of.
 _FRAME = re.compile(r"^(?P<frame>[^:`?]{3,100}?):\s+(?P<content>[^:]{3,240}?)[.!]?$")
 _CONTRAST = re.compile(
     r"(?:,\s*(?:not|no|never)\s+\S|\bonly\b|^no\s+\w|\bno\s+\w+\s+\w+\b|"
     r"\b(?:instead of|rather than|over)\b|\s>\s)",
     re.IGNORECASE,
 )
-# A value that names a form to follow (a path or pattern, a placeholder, code): a bare number
-# is not enough ("status update: 3 of 5 hosts done" is progress, not a claim).
+# A value that names a form to follow (a path or pattern, a placeholder, code).
 _VALUE = re.compile(r"[\w-]+/[<\w]|<\w+>|`[^`]+`")
-
-
+# "400 days of raw events, not 90": a number, then the number it replaces.
+_VALUE_CORRECTED = re.compile(r"\d[\w:.-]*\b[^,;]*,\s*not\s+\d", re.IGNORECASE)
+_HEDGE = re.compile(r"\b(?:guess|maybe|perhaps|thought|think|wonder|idea|probably|might)\b", re.I)
 # What has a verb is read the usual way; a participle closing a clause ("only whitespace
 # changed") reports what happened.
 _FINITE = re.compile(
@@ -962,9 +970,10 @@ def _framed(raw: str, said_on: date | None, in_project: bool) -> Statement | Non
     if m is None:
         return None
     frame, content = m["frame"].strip(), m["content"].strip()
-    if not 2 <= len(frame.split()) <= 14 or (
-        not _CONTRAST.search(content) and not _VALUE.search(content)
-    ):
+    if not 2 <= len(frame.split()) <= 14 or _HEDGE.search(raw):
+        return None
+    scoped = everywhere(frame) and (_CONTRAST.search(content) or _VALUE.search(content))
+    if not scoped and not _VALUE_CORRECTED.search(content):
         return None
     if (
         _REQUEST.match(frame)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import stat
 import time
 import tomllib
@@ -208,7 +209,7 @@ class Changes:
                     before = fh.read()
             except (OSError, UnicodeDecodeError):
                 continue
-            if same_data(path, text, before):
+            if same_data(path, text, before) and _comments(text) == _comments(before):
                 plan[path] = before
                 restores[path] = original
                 if before == self._stat(path)[0]:
@@ -245,7 +246,7 @@ class Changes:
                 undo.append((folder, _rmdirer(folder)))
                 created.add(folder)
             mode = self._new_modes.get(path) if old_text is None else None
-            atomic_write(path, text, mode=mode)
+            atomic_write(_through_link(path), text, mode=mode)
             if old_text is None:
                 undo.append((path, _unlinker(path)))
                 created.add(path)
@@ -310,6 +311,16 @@ def same_data(path: str, a: str, b: str) -> bool:
         return False
 
 
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'')
+_COMMENT = re.compile(r"(?:#|//)[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
+def _comments(text: str) -> list[str]:
+    """The comments of a TOML or JSONC text, in order: settings equal, a file whose comments
+    the person changed after install is not given back its old bytes (their comment would go)."""
+    return [c.strip() for c in _COMMENT.findall(_STRING.sub('""', text))]
+
+
 def _json(text: str) -> Any:
     return json.loads(geminitrust.strip_comments(text)) if text.strip() else {}
 
@@ -354,7 +365,13 @@ def _unlinker(path: str) -> Callable[[], None]:
 
 
 def _writer(path: str, text: str, mode: int | None) -> Callable[[], None]:
-    return lambda: atomic_write(path, text, mode=mode)
+    return lambda: atomic_write(_through_link(path), text, mode=mode)
+
+
+def _through_link(path: str) -> str:
+    """Where a harness config that is a link (a dotfiles repository's) is written: its target,
+    so the link stays a link and the person's repository sees the change."""
+    return os.path.realpath(path) if os.path.islink(path) else path
 
 
 def _rmdirer(path: str) -> Callable[[], None]:

@@ -1,6 +1,6 @@
-"""Review findings: `_framed` ("<frame>: <content>" without a verb) reads progress reports,
-pasted tool output and guesses as standing claims. Each prompt below gave no statement before
-the change; a junk claim from it is injected into later sessions as something that holds."""
+"""A colon far more often introduces a report, pasted output or a guess than a standing claim:
+none of these prompts is a claim (a first version of framed statements made each of them one,
+and it would have been injected into later sessions as something that holds)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Review finding: `git -c key=value …` hands its settings to the programs it starts (a hook,
+"""`git -c key=value …` hands its settings to the programs it starts (a hook,
 wikimem's post-merge hook and merge driver included) in GIT_CONFIG_PARAMETERS, which git reads
-after GIT_CONFIG_COUNT: the person's hooks path (or signing) then wins over wikimem's."""
+after GIT_CONFIG_COUNT: wikimem drops it, so the person's hooks path (or signing) never wins."""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Review findings on the all-or-nothing install (each test fails on the reviewed code)."""
+"""Install and uninstall keep what the person did to their own files: a comment added after
+install survives uninstall, and a config that is a link (a dotfiles repository's) stays a link
+even when an install fails half-way and is put back."""
 
 from __future__ import annotations
 
