@@ -223,6 +223,12 @@ def handler_command(handler: dict[str, Any]) -> object:
 
 
 def _parse(path: str, text: str) -> dict[str, Any]:
+    return parse_config(path, text, "hooks", "entries")
+
+
+def parse_config(path: str, text: str, key: str, ours: str) -> dict[str, Any]:
+    """A harness's JSON config as an object whose `key` (where wikimem's `ours` go) is an object
+    when present; anything else is refused before a file changes."""
     if not text.strip():
         return {}
     try:
@@ -231,16 +237,16 @@ def _parse(path: str, text: str) -> dict[str, Any]:
         if geminitrust.has_comments(text):
             raise InstallError(
                 f"{path} has comments, which rewriting it would lose; nothing was changed: "
-                "remove them, or add the entries `--dry-run` shows by hand"
+                f"remove them, or add the {ours} `--dry-run` shows by hand"
             ) from None
         raise InstallError(
             f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
         ) from None
     if not isinstance(doc, dict):
         raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
-    hooks = doc.get("hooks")
-    if hooks is not None and not isinstance(hooks, dict):
-        raise InstallError(f'{path}: "hooks" is not an object; nothing was changed')
+    value = doc.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise InstallError(f'{path}: "{key}" is not an object; nothing was changed')
     return doc
 
 
@@ -341,6 +347,14 @@ def _unchanged(before_text: str, after: dict[str, Any]) -> bool:
     return json.loads(before_text) == after if before_text.strip() else not after
 
 
+def carry_out(changes: Changes, result: R, dry_run: bool) -> R:
+    """One planned result: written (all or nothing) and settled, or as planned on a dry run."""
+    if dry_run:
+        return result
+    changes.commit()
+    return settle(changes, result)[0]
+
+
 def settle(changes: Changes, *results: R) -> list[R]:
     """The results of a committed change set: each with the backup made of its own file, the
     first one also naming the backups of the other files changed (trust files), and saying
@@ -384,10 +398,7 @@ def install(
     """Wire wikimem's hooks (and record trust when asked): every file changes, or none."""
     changes = Changes(home)
     result = plan_install(changes, client, home, scope, project_dir, dry_run, trust)
-    if dry_run:
-        return result
-    changes.commit()
-    return settle(changes, result)[0]
+    return carry_out(changes, result, dry_run)
 
 
 def plan_install(
@@ -773,10 +784,7 @@ def uninstall(
     `{}`; any other file keeps what was there besides our entries."""
     changes = Changes(home or installed_home(client, scope, project_dir) or Home(DEFAULT_HOME))
     result = plan_uninstall(changes, client, scope, project_dir, dry_run)
-    if dry_run:
-        return result
-    changes.commit()
-    return settle(changes, result)[0]
+    return carry_out(changes, result, dry_run)
 
 
 def plan_uninstall(

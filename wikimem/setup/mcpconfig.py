@@ -41,7 +41,7 @@ from wikimem.harness import CLIENTS
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
 from wikimem.setup.changeset import Changes, InstallError
-from wikimem.setup.install import SCOPES, installed_home, qwen_dir, settle
+from wikimem.setup.install import SCOPES, carry_out, installed_home, parse_config, qwen_dir
 
 SERVER = "wikimem"
 
@@ -138,10 +138,7 @@ def install_mcp(
 ) -> McpResult:
     changes = Changes(home)
     result = plan_install_mcp(changes, client, home, scope, project_dir, dry_run)
-    if dry_run:
-        return result
-    changes.commit()
-    return settle(changes, result)[0]
+    return carry_out(changes, result, dry_run)
 
 
 def plan_install_mcp(
@@ -191,10 +188,7 @@ def uninstall_mcp(
 ) -> McpResult:
     changes = Changes(home or owner_home(client, scope, project_dir))
     result = plan_uninstall_mcp(changes, client, scope, project_dir, dry_run)
-    if dry_run:
-        return result
-    changes.commit()
-    return settle(changes, result)[0]
+    return carry_out(changes, result, dry_run)
 
 
 def plan_uninstall_mcp(
@@ -253,25 +247,7 @@ def _servers_key(client: str) -> str:
 
 
 def _parse_json(path: str, text: str, key: str = "mcpServers") -> dict[str, Any]:
-    if not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        if geminitrust.has_comments(text):
-            raise InstallError(
-                f"{path} has comments, which rewriting it would lose; nothing was changed: "
-                "remove them, or add the entry `--dry-run` shows by hand"
-            ) from None
-        raise InstallError(
-            f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
-        ) from None
-    if not isinstance(doc, dict):
-        raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
-    servers = doc.get(key)
-    if servers is not None and not isinstance(servers, dict):
-        raise InstallError(f'{path}: "{key}" is not an object; nothing was changed')
-    return doc
+    return parse_config(path, text, key, "entry")
 
 
 def _edit_json(
