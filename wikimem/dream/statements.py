@@ -844,17 +844,8 @@ def extract(
         found = len(out)
         _read_sentence(raw, out, said_on, in_project, asked)
         if len(out) == found:
-            # Nothing read the usual way: a framed statement ("legal came back on the audit:
-            # 400 days of raw events, not 90") may still say something that holds.
-            framed = _framed(raw, said_on, in_project)
-            if framed is not None:
-                out.append(framed)
-            else:
-                # "oh and since this keeps coming up: load tests only ever go against …": what
-                # follows the frame may be a statement of its own, read by the usual rules
-                m = _FRAME.match(_LEAD_FILLER.sub("", raw).strip())
-                if m is not None and not _HEDGE.search(raw):
-                    _read_sentence(m["content"], out, said_on, in_project, asked)
+            # Nothing read the usual way: what follows a frame and a colon may still hold
+            _read_framed(raw, out, said_on, in_project, asked)
     # A statement that only said what a retraction replaces stays; the retraction's own words
     # are not a claim.
     return out
@@ -964,13 +955,26 @@ _FINITE = re.compile(
 )
 
 
-def _framed(raw: str, said_on: date | None, in_project: bool) -> Statement | None:
-    sentence = _LEAD_FILLER.sub("", raw).strip()
-    m = _FRAME.match(sentence)
-    if m is None:
-        return None
-    frame, content = m["frame"].strip(), m["content"].strip()
-    if not 2 <= len(frame.split()) <= 14 or _HEDGE.search(raw):
+def _read_framed(
+    raw: str, out: list[Statement], said_on: date | None, in_project: bool, asked: bool
+) -> None:
+    """ "legal came back on the audit: 400 days of raw events, not 90" is a framed statement;
+    in "oh and since this keeps coming up: load tests only ever go against …" what follows the
+    frame is a statement of its own, read by the usual rules. A hedge is neither."""
+    m = _FRAME.match(_LEAD_FILLER.sub("", raw).strip())
+    if m is None or _HEDGE.search(raw):
+        return
+    framed = _framed(m["frame"].strip(), m["content"].strip(), raw, said_on, in_project)
+    if framed is not None:
+        out.append(framed)
+    else:
+        _read_sentence(m["content"], out, said_on, in_project, asked)
+
+
+def _framed(
+    frame: str, content: str, raw: str, said_on: date | None, in_project: bool
+) -> Statement | None:
+    if not 2 <= len(frame.split()) <= 14:
         return None
     scoped = everywhere(frame) and (_CONTRAST.search(content) or _VALUE.search(content))
     if not scoped and not _VALUE_CORRECTED.search(content):
