@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from wikimem.dream.claims import CONTESTED, parse_line
-from wikimem.wiki import confirmations, plainfile
+from wikimem.wiki import confirmations, notemeta, plainfile
 from wikimem.wiki.indexmd import note_paths
 
 
@@ -64,7 +64,7 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
         text = plainfile.read_text(memory_dir, rel)
         if not text:
             continue
-        for line in _body(text).split("\n"):
+        for line in notemeta.split(text)[1].split("\n"):  # front matter is never given
             if not confirmations.held(line, confirmed):
                 continue
             if line.startswith(("- ", "  - ")):  # a claim: shown without its provenance
@@ -73,12 +73,3 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
             else:  # prose, a hand-written or pulled note's: withheld just the same
                 out.append(Held(rel, line.strip()))
     return out
-
-
-def _body(text: str) -> str:
-    """The note without its frontmatter, whose fields are never given to an agent as lines."""
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end != -1:
-            return text[end + 4 :]
-    return text
