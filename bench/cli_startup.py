@@ -6,7 +6,8 @@ its heavy modules (GitPython, the dream runner, the demo, watchdog, the MCP SDK)
 pays for them even to print its help; each verb imports them inside its command function.
 
 Every verb is found in the typer app itself, so a new verb is measured without editing this
-file. The real commands run against an initialised, empty home in a temporary directory.
+file. The real commands run against an initialised, empty home in a temporary directory, with
+bytecode compiled as an installed package has it (a warm-up run per case writes it).
 
     python bench/cli_startup.py [--runs 9] [--only=status,list] [--src DIR] [--check]
 
@@ -51,7 +52,7 @@ def verbs() -> list[list[str]]:
     sys.path.insert(0, str(REPO))
     import typer.main
 
-    from wikimem.cli import app
+    from wikimem.cli.commands import app
 
     out: list[list[str]] = []
 
@@ -92,6 +93,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         home = os.path.join(tmp, "home")
         env = dict(os.environ, WIKIMEM_HOME=home, HOME=os.path.join(tmp, "user"), **extra_env)
+        # Bytecode as an installed package has it (pip compiles on install): each case's
+        # warm-up run writes it under a prefix of our own, whatever PYTHONDONTWRITEBYTECODE
+        # says, so no run pays for compiling wikimem's sources while typer's come compiled.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
         os.makedirs(env["HOME"])
         import subprocess
 

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import make_repo, run_hook
-from wikimem.cli import app
+from wikimem.cli.commands import app
 
 
 @pytest.fixture(autouse=True)

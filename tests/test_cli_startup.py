@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from wikimem.cli import app
+from wikimem.cli.commands import app
 
 HEAVY = (
     "git",  # GitPython
@@ -52,7 +53,7 @@ def heavy_in(modules: set[str]) -> list[str]:
 
 
 def test_importing_the_cli_imports_nothing_heavy() -> None:
-    modules = loaded_by("import wikimem.cli")
+    modules = loaded_by("import wikimem.cli.commands")
     assert "wikimem.cli.wiki" in modules  # the verbs are registered: the measurement works
     assert heavy_in(modules) == []
     assert "rich.console" not in modules  # the consoles are made on first use
@@ -63,11 +64,85 @@ def test_version_and_help_import_nothing_heavy(argv: tuple[str, ...]) -> None:
     assert heavy_in(loaded_by("from wikimem.__main__ import main; main()", *argv)) == []
 
 
-def test_status_does_not_import_git_or_the_dream(home: Path) -> None:
-    modules = loaded_by("from wikimem.__main__ import main; main()", "status", "--json", home=home)
-    assert "wikimem.status" in modules
-    # status reads notes through wikimem.wiki.notes, which imports these two (its own concern)
-    assert [m for m in heavy_in(modules) if m not in ("yaml", "frontmatter")] == []
+@pytest.mark.parametrize("argv", [("status", "--json"), ("status",), ("--version",)])
+def test_status_and_version_are_answered_without_typer(home: Path, argv: tuple[str, ...]) -> None:
+    modules = loaded_by("from wikimem.__main__ import main; main()", *argv, home=home)
+    assert "wikimem.cli.quick" in modules  # the measurement works
+    assert heavy_in(modules) == []
+    # typer (and the pydantic it checks options with), rich's console, PyYAML and the claim
+    # rules cost more than status's own work; an empty home needs none of them
+    slow = ("typer", "pydantic", "rich", "yaml", "wikimem.dream.claims", "wikimem.setup.install")
+    assert [m for m in slow if m in modules] == []
+
+
+def sizes_hidden(text: str) -> str:
+    """Status output with the sizes on disk hidden (the state folder changes between runs)."""
+    text = re.sub(r'("(events|memory|state)": )\d+', r"\1N", text)
+    return re.sub(r"(on disk +).*", r"\1N", text)
+
+
+def test_the_quick_status_prints_what_the_typer_verb_prints(home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    payload = {"session_id": "s1", "prompt": "the port is 9102", "cwd": str(project)}
+    payload["hook_event_name"] = "UserPromptSubmit"
+    env = dict(os.environ, WIKIMEM_HOME=str(home))
+    subprocess.run(
+        [sys.executable, "-m", "wikimem", "hook", "claude"],
+        input=json.dumps(payload),
+        text=True,
+        env=env,
+        check=True,
+        timeout=60,
+    )
+    for argv in (["status", "--json"], ["status"], ["status", f"--home={home}", "--json"]):
+        quick = subprocess.run(
+            [sys.executable, "-m", "wikimem", *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=project,
+            timeout=60,
+        )
+        assert quick.returncode == 0, quick.stderr
+        here = os.getcwd()
+        os.chdir(project)
+        try:
+            typer_says = CliRunner().invoke(app, argv, env={"WIKIMEM_HOME": str(home)})
+        finally:
+            os.chdir(here)
+        assert typer_says.exit_code == 0, typer_says.output
+        assert sizes_hidden(quick.stdout) == sizes_hidden(typer_says.output)
+    assert "claude  s1" in quick.stdout or '"session": "s1"' in quick.stdout
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("status", "--help"),
+        ("status", "--bogus"),
+        ("status", "--json", "--json"),
+        ("status", "--home"),
+        ("--version", "--help"),
+    ],
+)
+def test_anything_the_quick_path_does_not_know_goes_to_typer(argv: tuple[str, ...]) -> None:
+    from wikimem.cli.quick import answer
+
+    assert answer(list(argv)) is None
+
+
+def test_a_broken_config_is_refused_by_status_as_by_every_command(home: Path) -> None:
+    (home / "config.toml").write_text("[inject]\nprompt_charz = 3\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem", "status"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, WIKIMEM_HOME=str(home)),
+        timeout=60,
+    )
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert "prompt_charz" in proc.stderr
 
 
 def verbs() -> list[list[str]]:

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import records, run_hook
-from wikimem.cli import app
+from wikimem.cli.commands import app
 
 COMMANDS = [
     ["status"],

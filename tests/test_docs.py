@@ -22,7 +22,7 @@ import pytest
 import typer.main
 
 from tests.conftest import REPO
-from wikimem.cli import app
+from wikimem.cli.commands import app
 from wikimem.config import DEFAULT_CONFIG_TEXT
 from wikimem.rawconfig import DEFAULTS
 

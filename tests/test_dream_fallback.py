@@ -29,13 +29,12 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.fake import FakeBackend
 from wikimem.dream.ops import ClaimOp
 from wikimem.dream.prompt import REVISIT_NOTE
 from wikimem.dream.runner import run_dream
-from wikimem.dream.usage import Meter
+from wikimem.dream.usage import Meter, Usage
 from wikimem.home import Home
 
 TEACH = "Remember that the staging database listens on port 5433."

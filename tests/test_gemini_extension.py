@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 
 from tests.conftest import REPO
-from wikimem.setup.install import GEMINI_HOOK_NAME, WIRING
+from wikimem.setup.wiring import GEMINI_HOOK_NAME, WIRING
 
 EXTENSION = REPO / "integrations" / "gemini"
 

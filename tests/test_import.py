@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import make_repo
-from wikimem.cli import app
+from wikimem.cli.commands import app
 from wikimem.importers.claude_auto_memory import encode
 
 

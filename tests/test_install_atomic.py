@@ -27,7 +27,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import make_repo
-from wikimem.cli import app
+from wikimem.cli.commands import app
 from wikimem.harness import CLIENTS
 from wikimem.home import Home
 from wikimem.layout import init_home
@@ -415,7 +415,8 @@ def test_a_record_written_by_an_older_wikimem_is_honoured(world: World) -> None:
 
 
 def test_a_file_changed_between_plan_and_commit_is_not_overwritten(world: World) -> None:
-    from wikimem.setup.changeset import Changes, InstallError
+    from wikimem.setup.changeset import Changes
+    from wikimem.setup.wiring import InstallError
 
     path = Path(hooks.config_path("claude", "user"))
     path.parent.mkdir()

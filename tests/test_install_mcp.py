@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from wikimem.home import Home
-from wikimem.setup.install import InstallError
 from wikimem.setup.mcpconfig import config_path, install_mcp, is_ours, uninstall_mcp
+from wikimem.setup.wiring import InstallError
 
 FOREIGN_JSON: dict[str, Any] = {
     "numStartups": 42,

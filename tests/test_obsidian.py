@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import make_repo, run_hook
-from wikimem.cli import app
+from wikimem.cli.commands import app
 from wikimem.home import Home
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gate import MemoryWrite

@@ -17,8 +17,9 @@ import pytest
 from tests.conftest import REPO, payload, records
 from wikimem import __version__
 from wikimem.home import Home
-from wikimem.setup.install import WIRING, install
+from wikimem.setup.install import install
 from wikimem.setup.mcpconfig import is_ours
+from wikimem.setup.wiring import WIRING
 
 WRAPPER = REPO / "hooks" / "wikimem-hook"
 VENV_BIN = Path(sys.executable).parent

@@ -1,7 +1,8 @@
 """`wikimem` console entry: the hook verb is dispatched before anything heavy is imported.
 
 `wikimem hook <client>` must stay on the standard library (it runs per agent event), so the typer/rich CLI is
-imported only for the other verbs.
+imported only for the other verbs; `--version` and `status` are answered before typer too
+(`wikimem.cli.quick`).
 """
 
 from __future__ import annotations
@@ -16,10 +17,14 @@ def main() -> None:
         from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
-    from wikimem.cli import app
-    from wikimem.cli.common import tolerate_narrow_encodings
+    from wikimem.cli.output import tolerate_narrow_encodings
+    from wikimem.cli.quick import answer
 
     tolerate_narrow_encodings()
+    if (code := answer(argv)) is not None:
+        sys.exit(code)
+    from wikimem.cli.commands import app
+
     app(prog_name="wikimem")
 
 

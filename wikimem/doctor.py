@@ -24,7 +24,7 @@ from wikimem.checks import Check
 from wikimem.harness import CLIENTS, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust
-from wikimem.setup.install import WIRING, Installed, config_path, installed, qwen_dir
+from wikimem.setup.wiring import WIRING, Installed, config_path, installed, qwen_dir
 
 PROBE_PAYLOADS = {
     "claude": {

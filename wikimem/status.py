@@ -13,7 +13,7 @@ from typing import Any
 
 from wikimem.capture import events
 from wikimem.home import Home
-from wikimem.setup.install import Installed, installed
+from wikimem.setup.wiring import Installed, installed
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
     disk = {sub: dir_size(os.path.join(home.root, sub)) for sub in ("events", "memory", "state")}
     from wikimem.dream.reader import pending_count
     from wikimem.dream.watermark import load_state
-    from wikimem.wiki.indexmd import note_paths
+    from wikimem.wiki.plainfile import note_paths
 
     mark = load_state(home)
     notes = len(note_paths(home.memory_dir)) if os.path.isdir(home.memory_dir) else 0

@@ -11,64 +11,10 @@ config.toml: a malformed config is refused by every command with the same one-li
 (`doctor` reports it among its checks, `uninstall` works regardless, and the hook, which never
 comes through here, falls back to the defaults).
 
-Start-up: importing this package and its verb modules loads typer and nothing heavy. Each verb
+The typer app is `wikimem.cli.commands.app`; this package itself imports nothing, so the quick
+verbs (`wikimem.cli.quick`: `--version`, `status`) answer without typer. Start-up: importing
+the app and its verb modules loads typer and nothing heavy. Each verb
 imports what it needs (the wiki, the dream, the demo, rich's tables and markdown) inside its
 command function, and the consoles are made on first use, so `wikimem --version`, `--help` and
 `status` do not pay for the rest (`bench/cli_startup.py`; `tests/test_cli_startup.py`).
 """
-
-from __future__ import annotations
-
-import sys
-
-import typer
-
-from wikimem import __version__
-
-app = typer.Typer(
-    name="wikimem",
-    help="One shared, portable memory for every coding agent you use.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        sys.stdout.write(f"wikimem {__version__}\n")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def _main(
-    version: bool = typer.Option(
-        False,
-        "--version",
-        help="Print the version and exit.",
-        callback=_version,
-        is_eager=True,
-    ),
-) -> None:
-    """One shared, portable memory for every coding agent you use."""
-
-
-def _register() -> None:
-    from wikimem.cli import demo, dream, evaluate, importers, mcp, recall, setup, watch, wiki
-    from wikimem.cli import sync as sync_cli
-
-    setup.register(app)
-    setup.register_doctor(app)
-    wiki.register(app)
-    dream.register(app)
-    recall.register(app)
-    demo.register(app)
-    mcp.register(app)
-    importers.register(app)
-    watch.register(app)
-    sync_cli.register(app)
-    evaluate.register(app)
-
-
-_register()

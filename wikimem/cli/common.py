@@ -10,13 +10,9 @@ command line imports this (typer; rich on first use).
 
 from __future__ import annotations
 
-import codecs
 import errno
 import functools
-import io
-import json
 import os
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
@@ -140,24 +136,3 @@ def handle_errors(fn: Callable[P, R]) -> Callable[P, R]:
             ) from None
 
     return wrapper
-
-
-def print_json(data: Any) -> None:
-    # \u escapes keep the JSON exact where the terminal's encoding cannot hold every character
-    ascii_only = not _is_utf8(sys.stdout)
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=ascii_only, default=str) + "\n")
-
-
-def tolerate_narrow_encodings() -> None:
-    """Under a locale whose encoding cannot hold every character (Latin-1, ASCII), text output
-    shows `?` for what it cannot encode instead of failing once the work is done."""
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and not _is_utf8(stream):
-            stream.reconfigure(errors="replace")
-
-
-def _is_utf8(stream: Any) -> bool:
-    try:
-        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name == "utf-8"
-    except LookupError:
-        return False

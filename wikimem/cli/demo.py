@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
-from wikimem.cli.common import JsonOption, console, handle_errors, print_json
+from wikimem.cli.common import JsonOption, console, handle_errors
+from wikimem.cli.output import print_json
 
 if TYPE_CHECKING:
     from wikimem.demo import Step

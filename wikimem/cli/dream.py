@@ -15,8 +15,8 @@ from wikimem.cli.common import (
     err_console,
     handle_errors,
     initialised_home,
-    print_json,
 )
+from wikimem.cli.output import print_json
 from wikimem.dream import BACKENDS
 from wikimem.home import Home, resolve_home
 

@@ -21,8 +21,8 @@ from wikimem.cli.common import (
     console,
     err_console,
     handle_errors,
-    print_json,
 )
+from wikimem.cli.output import print_json
 from wikimem.errors import WikimemError
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from wikimem.cli.common import (
     err_console,
     handle_errors,
     initialised_home,
-    print_json,
 )
+from wikimem.cli.output import print_json
 
 if TYPE_CHECKING:  # each command imports what it uses: start-up stays light
     from wikimem.importers.mirror import ImportResult, Scan

@@ -13,8 +13,8 @@ from wikimem.cli.common import (
     console,
     handle_errors,
     initialised_home,
-    print_json,
 )
+from wikimem.cli.output import print_json
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS
 

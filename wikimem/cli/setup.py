@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from wikimem.cli.common import HomeOption, JsonOption, console, handle_errors, home_of, print_json
+from wikimem.cli.common import HomeOption, JsonOption, console, handle_errors, home_of
+from wikimem.cli.output import print_json
 from wikimem.harness import CLIENTS
 from wikimem.home import resolve_home
 
@@ -40,15 +42,6 @@ def _check_client(client: str) -> None:
         raise typer.BadParameter(
             f"{client!r} is not one of {', '.join(CLIENTS)}", param_hint="CLIENT"
         )
-
-
-def _human(n: int) -> str:
-    size = float(n)
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{n} B"
 
 
 def _result_data(result: InstallResult | McpResult, verb: str) -> dict[str, Any]:
@@ -166,7 +159,7 @@ def register(app: typer.Typer) -> None:
     def hook(client: ClientArg, home: str | None = HomeOption) -> None:
         """The hook entry point harnesses call (reads one JSON payload on stdin; always exits 0)."""
         # `wikimem hook` is dispatched in wikimem.__main__ before typer is imported; this
-        # definition only documents it and serves `python -m wikimem.cli`.
+        # definition documents it (`wikimem hook --help`) and serves a caller of the typer app.
         from wikimem.capture.hook import main
 
         args = [client] + (["--home", home] if home else [])
@@ -261,35 +254,9 @@ def register(app: typer.Typer) -> None:
         if json_out:
             print_json(info.as_dict())
             return
-        from rich.table import Table
+        from wikimem.cli.statusview import render
 
-        table = Table(title=f"wikimem — {info.home}", show_header=False, title_justify="left")
-        table.add_column("what", style="bold")
-        table.add_column("value")
-        table.add_row(
-            "home",
-            info.home + ("" if info.initialised else "  (not initialised: run `wikimem init`)"),
-        )
-        by_client = (
-            ", ".join(f"{c}: {n}" for c, n in sorted(info.events_by_client.items())) or "none"
-        )
-        table.add_row("events", f"{info.events_total} ({by_client})")
-        table.add_row("sessions", str(len(info.sessions)))
-        table.add_row("on disk", ", ".join(f"{k} {_human(v)}" for k, v in info.disk_bytes.items()))
-        for key, value in info.extra.items():
-            table.add_row(key, str(value))
-        hooks = "\n".join(f"{h.client} ({h.scope}): {h.path}" for h in info.hooks) or "none"
-        table.add_row("hooks", hooks)
-        if info.errors_logged:
-            table.add_row("errors", f"{info.errors_logged} lines in state/errors.log")
-        console.print(table)
-        if info.sessions:
-            sessions = Table(title="recent sessions", title_justify="left")
-            for col in ("client", "session", "project", "events", "last event"):
-                sessions.add_column(col)
-            for s in info.sessions[-10:]:
-                sessions.add_row(s.client, s.session[:12], s.project, str(s.events), s.last)
-            console.print(sessions)
+        sys.stdout.write(render(info))
 
 
 def register_doctor(app: typer.Typer) -> None:

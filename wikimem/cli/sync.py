@@ -13,8 +13,8 @@ from wikimem.cli.common import (
     err_console,
     handle_errors,
     home_of,
-    print_json,
 )
+from wikimem.cli.output import print_json
 
 if TYPE_CHECKING:  # the command imports the sync machinery itself: start-up stays light
     from wikimem.sync.procedure import SyncResult

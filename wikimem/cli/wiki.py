@@ -16,8 +16,8 @@ from wikimem.cli.common import (
     fail,
     handle_errors,
     initialised_home,
-    print_json,
 )
+from wikimem.cli.output import print_json
 from wikimem.errors import WikimemError
 
 if TYPE_CHECKING:  # each command imports the wiki itself: start-up stays light
@@ -30,7 +30,7 @@ def complete_note_path(incomplete: str) -> list[str]:
     """Shell completion for PATH arguments: the notes whose path starts with what was typed."""
     try:
         from wikimem.home import resolve_home
-        from wikimem.wiki.indexmd import note_paths
+        from wikimem.wiki.plainfile import note_paths
 
         paths = note_paths(resolve_home().memory_dir)
     except OSError:

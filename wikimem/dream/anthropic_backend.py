@@ -55,10 +55,10 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
 from wikimem.dream.ops import OPERATIONS_SCHEMA, Operation, Rejected, parse_operations
+from wikimem.dream.usage import Usage
 
 TOOL_NAME = "apply_operations"
 TOOL_DESCRIPTION = (

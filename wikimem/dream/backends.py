@@ -33,7 +33,7 @@ from wikimem.capture.redact import redact
 from wikimem.config import Config
 
 # (the names live in the package module, which the command line reads without this one)
-from wikimem.dream import BACKENDS, MODEL_BACKENDS, reach
+from wikimem.dream import BACKENDS, MODEL_BACKENDS, reach, resolve
 from wikimem.dream.base import (
     Backend,
     BackendError,
@@ -45,13 +45,6 @@ from wikimem.dream.base import (
 )
 from wikimem.dream.usage import Meter, estimate_tokens
 from wikimem.errors import WikimemError
-
-
-def resolve(name: str) -> str:
-    """The backend `name` stands for (`auto` resolved)."""
-    if name == "auto":
-        return "anthropic" if os.environ.get("ANTHROPIC_API_KEY", "").strip() else "offline"
-    return name
 
 
 class Unavailable:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from wikimem.dream.ops import Operation, Rejected
+from wikimem.dream.usage import Usage
 from wikimem.errors import WikimemError
 
 Record = dict[str, Any]
@@ -45,26 +46,6 @@ class BackendUnavailable(BackendError):
 
 class AnswerRefused(BackendError):
     """The model's answer must not be applied (a tool run, say): this chunk goes offline."""
-
-
-@dataclass(frozen=True)
-class Usage:
-    """What the calls of one `propose` cost: counted against the day's caps."""
-
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-
-    @property
-    def tokens(self) -> int:
-        return self.input_tokens + self.output_tokens
-
-    def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            self.calls + other.calls,
-            self.input_tokens + other.input_tokens,
-            self.output_tokens + other.output_tokens,
-        )
 
 
 @dataclass(frozen=True)

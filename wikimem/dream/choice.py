@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wikimem.config import DEFAULT_CLAUDE_MODEL, Config
-from wikimem.dream import BACKENDS, MODEL_BACKENDS
-from wikimem.dream.backends import resolve
+from wikimem.dream import BACKENDS, MODEL_BACKENDS, resolve
 from wikimem.home import Home
 
 # (name, base URL) of the local servers looked for, on their default ports.
@@ -209,7 +208,7 @@ def estimate(home: Home, config: Config) -> Estimate:
     from wikimem.dream.render import render_event
     from wikimem.dream.textreply import system_prompt
     from wikimem.dream.watermark import load_state
-    from wikimem.wiki.indexmd import note_paths
+    from wikimem.wiki.plainfile import note_paths
 
     mark = load_state(home)
     events = 0

@@ -53,6 +53,7 @@ from wikimem.dream.supersession import (
 )
 from wikimem.wiki import confirmations
 from wikimem.wiki.confirmations import HELD_MARK
+from wikimem.wiki.notemeta import CONTESTED
 
 # -- the line format -------------------------------------------------------------------------------
 
@@ -222,9 +223,6 @@ def past_claims(body: str) -> list[str]:
             inner = ln[len(_PAST_PREFIX) : ln.rstrip().rfind("-->")].strip()
             out.append(inner[11:] if _ISO_DATE.match(inner) else inner)
     return out
-
-
-CONTESTED = "  - contested, earlier: "
 
 
 def runs_fetched_code(text: str) -> bool:

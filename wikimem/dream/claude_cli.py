@@ -46,9 +46,9 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.correction import Answer, correct_once, one_line
+from wikimem.dream.usage import Usage
 
 Runner = Callable[..., subprocess.CompletedProcess[str]]
 

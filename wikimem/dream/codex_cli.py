@@ -48,9 +48,9 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.correction import Answer, correct_once, one_line
+from wikimem.dream.usage import Usage
 
 # Switched off with `-c features.<name>=false`, which a Codex that does not know a name only
 # warns about (`--disable <name>` would fail the run).

@@ -44,9 +44,9 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.correction import Answer, correct_once, one_line
+from wikimem.dream.usage import Usage
 
 DENY_ALL_TOOLS = '[[rule]]\ntoolName = "*"\ndecision = "deny"\npriority = 999\n'
 WORKSPACE_SETTINGS = {"hooksConfig": {"enabled": False}}

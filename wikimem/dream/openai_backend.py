@@ -46,9 +46,9 @@ from wikimem.dream.base import (
     DreamRequest,
     Proposal,
     ReadNote,
-    Usage,
 )
 from wikimem.dream.correction import Answer, correct_once, one_line, what_was_wrong
+from wikimem.dream.usage import Usage
 
 OPENAI_URL = "https://api.openai.com/v1"
 CONNECT_TIMEOUT = 3.0

@@ -89,7 +89,6 @@ from wikimem.sync.reconcile import reconcile_flagged
 from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gate import GateResult, MemoryWrite, content_hash, read_current
-from wikimem.wiki.indexmd import note_paths
 from wikimem.wiki.notes import (
     Note,
     NoteError,
@@ -100,6 +99,7 @@ from wikimem.wiki.notes import (
     render_note,
 )
 from wikimem.wiki.pathecho import echo_path, echo_reason
+from wikimem.wiki.plainfile import note_paths
 
 OFFLINE_CHUNK_EVENTS = 5000
 MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation

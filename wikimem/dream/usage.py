@@ -19,13 +19,32 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from wikimem.dream.base import Usage
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
 USAGE_FILE = "model-usage.json"
 KEEP_DAYS = 31
 CHARS_PER_TOKEN = 4  # the estimate: English prose and code run at 3.5-4.5 characters a token
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the calls of one `propose` cost: counted against the day's caps."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.calls + other.calls,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+        )
 
 
 def today() -> str:

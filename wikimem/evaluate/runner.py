@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.config import Config, DreamConfig
-from wikimem.dream import BACKENDS
-from wikimem.dream.backends import resolve
+from wikimem.dream import BACKENDS, resolve
 from wikimem.errors import WikimemError
 from wikimem.evaluate import scoring, sets
 from wikimem.evaluate.cases import Case, Session

@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 
 from wikimem.capture.project import find_repo_root
+from wikimem.wiki.notemeta import CONTESTED
 
 # Marker files at a repository's root, and what they say it is written in.
 _MARKERS = {
@@ -112,7 +113,6 @@ _EXTENSIONS = {
     "exs": "elixir",
     "swift": "swift",
 }
-_CONTESTED = "  - contested, earlier: "
 
 
 def _tokens(text: str) -> list[str]:
@@ -208,7 +208,7 @@ def for_project(body: str, ecosystems: set[str]) -> str:
     out: list[str] = []
     dropping = False
     for line in body.split("\n"):
-        if line.startswith(_CONTESTED):
+        if line.startswith(CONTESTED):
             if not dropping:
                 out.append(line)
             continue

@@ -31,18 +31,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 from wikimem.lock import file_lock
 from wikimem.setup import geminitrust, madefiles
+from wikimem.setup.wiring import InstallError
 
 REMOVE = None  # a planned text of None: the file goes
-
-
-class InstallError(WikimemError):
-    """The harness config cannot be changed safely; every file was left (or put back) as it
-    was."""
 
 
 def _abs(path: str) -> str:

@@ -13,7 +13,7 @@ import os
 from wikimem.checks import Check
 from wikimem.harness import is_wikimem_command
 from wikimem.setup import geminitrust
-from wikimem.setup.install import GEMINI_HOOK_NAME, config_path
+from wikimem.setup.wiring import GEMINI_HOOK_NAME, config_path
 
 
 def _settings(path: str) -> dict[str, object]:

@@ -23,96 +23,20 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar, cast
 
-from wikimem.harness import CLIENTS, ENTRY_SCRIPT, is_wikimem_command
+from wikimem.harness import ENTRY_SCRIPT, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, madefiles, opencodeplugin
-from wikimem.setup.changeset import Changes, InstallError
-
-SCOPES = ("user", "project")
-
-# (event, matcher, timeout seconds). Only what memory needs: no PreToolUse, which would sit in
-# front of every tool call. PostToolUseFailure is where Claude Code reports failing commands.
-WIRING: dict[str, tuple[tuple[str, str | None, int], ...]] = {
-    "claude": (
-        ("SessionStart", None, 10),
-        ("UserPromptSubmit", None, 10),
-        ("PostToolUse", "*", 5),
-        ("PostToolUseFailure", "*", 5),
-        ("Stop", None, 5),
-        ("SubagentStop", None, 5),
-        ("PreCompact", None, 5),
-        ("PostCompact", None, 5),
-        ("SessionEnd", None, 5),
-    ),
-    "codex": (
-        ("SessionStart", None, 10),
-        ("UserPromptSubmit", None, 10),
-        ("PostToolUse", "*", 5),
-        ("Stop", None, 5),
-        ("SubagentStop", None, 5),
-        ("PreCompact", None, 5),
-        ("PostCompact", None, 5),
-        ("SessionEnd", None, 3),
-    ),
-    "cursor": (
-        ("sessionStart", None, 10),
-        ("beforeSubmitPrompt", None, 5),
-        ("postToolUse", None, 5),
-        ("postToolUseFailure", None, 5),
-        ("afterAgentResponse", None, 5),
-        ("preCompact", None, 5),
-        ("stop", None, 5),
-        ("sessionEnd", None, 5),
-    ),
-    # Gemini wants milliseconds (written as seconds x 1000). PreCompress only when "manual":
-    # the matcher is compared with the trigger, so the `auto` one before every model call never
-    # starts a process. BeforeModel, AfterModel, BeforeToolSelection are noise.
-    "gemini": (
-        ("SessionStart", None, 10),
-        ("BeforeAgent", None, 10),
-        ("AfterTool", "*", 5),
-        ("AfterAgent", None, 5),
-        ("PreCompress", "manual", 5),
-        ("Notification", None, 5),
-        ("SessionEnd", None, 5),
-    ),
-    # camelCase events (their payloads carry no event name: each command passes --event).
-    # Never preToolUse: any non-zero exit of a preToolUse hook denies the tool.
-    # userPromptTransformed repeats the prompt; permissionRequest is not memory.
-    "copilot": (
-        ("sessionStart", None, 10),
-        ("userPromptSubmitted", None, 10),
-        ("postToolUse", None, 5),
-        ("postToolUseFailure", None, 5),
-        ("agentStop", None, 5),
-        ("subagentStop", None, 5),
-        ("preCompact", None, 5),
-        ("sessionEnd", None, 5),
-    ),
-    # What wikimem's plugin sends (integrations/opencode/wikimem.js); no file lists them.
-    "opencode": (
-        ("SessionStart", None, 10),
-        ("UserPromptSubmit", None, 10),
-        ("PostToolUse", None, 5),
-        ("PreCompact", None, 5),
-        ("Stop", None, 5),
-    ),
-    # Claude Code's events. PostToolBatch repeats PostToolUse, MessageDisplay the answer.
-    "qwen": (
-        ("SessionStart", None, 10),
-        ("UserPromptSubmit", None, 10),
-        ("PostToolUse", "*", 5),
-        ("PostToolUseFailure", "*", 5),
-        ("Stop", None, 5),
-        ("SubagentStop", None, 5),
-        ("PreCompact", None, 5),
-        ("PostCompact", None, 5),
-        ("SessionEnd", None, 5),
-    ),
-}
-GEMINI_HOOK_NAME = "wikimem"  # what Gemini's /hooks panel and hooksConfig.disabled show
-COPILOT_HOOKS_FILE = "wikimem.json"
-FLAT = ("cursor", "copilot")  # hooks listed directly under each event, not in matcher groups
+from wikimem.setup.changeset import Changes
+from wikimem.setup.wiring import (
+    FLAT,
+    GEMINI_HOOK_NAME,
+    WIRING,
+    InstallError,
+    config_path,
+    handler_command,
+    installed_home,
+    parse_hooks,
+)
 
 
 @dataclass(frozen=True)
@@ -146,51 +70,6 @@ class _Result(Protocol):
 R = TypeVar("R", bound=_Result)  # InstallResult or mcpconfig.McpResult (frozen dataclasses)
 
 
-def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
-    if client not in CLIENTS:
-        raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
-    if scope not in SCOPES:
-        raise InstallError(f"unknown scope {scope!r}; expected user or project")
-    if client == "opencode":
-        return opencodeplugin.plugin_path(scope, project_dir)
-    if scope == "project":
-        base = os.path.abspath(project_dir or os.getcwd())
-        if client == "copilot":
-            # Copilot reads repository hooks at the repository's root, from any folder in it
-            from wikimem.capture.project import find_repo_root
-
-            found = find_repo_root(base)
-            base = found[0] if found else base
-        sub = {
-            "claude": ".claude/settings.json",
-            "codex": ".codex/hooks.json",
-            "cursor": ".cursor/hooks.json",
-            "gemini": ".gemini/settings.json",
-            "copilot": f".github/hooks/{COPILOT_HOOKS_FILE}",
-            "qwen": ".qwen/settings.json",
-        }
-        return os.path.join(base, sub[client])
-    home = os.path.expanduser("~")
-    if client == "copilot":
-        return os.path.join(copilottrust.copilot_home(), "hooks", COPILOT_HOOKS_FILE)
-    if client == "qwen":
-        return os.path.join(qwen_dir(), "settings.json")
-    if client == "claude":
-        return os.path.join(
-            os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude"), "settings.json"
-        )
-    if client == "codex":
-        return os.path.join(codextrust.codex_home(), "hooks.json")
-    if client == "gemini":
-        return geminitrust.user_settings_path()
-    return os.path.join(home, ".cursor", "hooks.json")
-
-
-def qwen_dir() -> str:
-    """Qwen Code's own folder (`QWEN_HOME` moves it)."""
-    return os.environ.get("QWEN_HOME") or os.path.join(os.path.expanduser("~"), ".qwen")
-
-
 def entry_script() -> str:
     # The entry lives at the package's top so installed commands survive reorganising modules.
     package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -214,51 +93,6 @@ def hook_argv(client: str, home: Home, event: str | None = None) -> list[str]:
 
 def hook_command(client: str, home: Home, event: str | None = None) -> str:
     return " ".join(shlex.quote(p) for p in hook_argv(client, home, event))
-
-
-def handler_command(handler: dict[str, Any]) -> object:
-    """The command of a hook handler: Copilot CLI calls it `bash` (`command` is an alias)."""
-    command = handler.get("bash")
-    return handler.get("command") if command is None else command
-
-
-def _parse(path: str, text: str) -> dict[str, Any]:
-    return parse_config(path, text, "hooks", "entries")
-
-
-def parse_config(path: str, text: str, key: str, ours: str) -> dict[str, Any]:
-    """A harness's JSON config as an object whose `key` (where wikimem's `ours` go) is an object
-    when present; anything else is refused before a file changes."""
-    if not text.strip():
-        return {}
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        if geminitrust.has_comments(text):
-            raise InstallError(
-                f"{path} has comments, which rewriting it would lose; nothing was changed: "
-                f"remove them, or add the {ours} `--dry-run` shows by hand"
-            ) from None
-        raise InstallError(
-            f"{path} is not valid JSON ({exc}); fix it first, nothing was changed"
-        ) from None
-    if not isinstance(doc, dict):
-        raise InstallError(f"{path} does not hold a JSON object; nothing was changed")
-    value = doc.get(key)
-    if value is not None and not isinstance(value, dict):
-        raise InstallError(f'{path}: "{key}" is not an object; nothing was changed')
-    return doc
-
-
-def _load(path: str) -> tuple[dict[str, Any], str]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        return {}, ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from exc
-    return _parse(path, text), text
 
 
 def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
@@ -415,7 +249,7 @@ def plan_install(
         return _plan_plugin(changes, home, scope, project_dir)
     path = config_path(client, scope, project_dir)
     before_text = changes.read(path)
-    doc = _parse(path, before_text)
+    doc = parse_hooks(path, before_text)
     after = _with_ours(client, doc, home)
     changed = not _unchanged(before_text, after)
     if changed:
@@ -487,13 +321,6 @@ def _plan_uninstall_plugin(
     # edited by hand: keep those edits beside it
     changes.remove(path, backup=not opencodeplugin.pristine(before))
     return InstallResult("opencode", scope, path, True, dry_run, None, (), before, "", removed=True)
-
-
-def _plugin_home(text: str) -> Home | None:
-    argv = opencodeplugin.command_of(text) or []
-    if "--home" in argv[:-1]:
-        return Home(argv[argv.index("--home") + 1])
-    return Home(DEFAULT_HOME) if argv else None
 
 
 def _trust_rule(
@@ -611,7 +438,7 @@ def _gemini_messages(
         )
     try:
         settings_path = geminitrust.user_settings_path()
-        settings = _parse(settings_path, changes.read(settings_path))
+        settings = parse_hooks(settings_path, changes.read(settings_path))
         state = geminitrust.folder_trust(folder, settings)
     except (InstallError, geminitrust.TrustFileError) as exc:
         return [*out, f"Cannot check Gemini's folder trust: {exc}"]
@@ -727,46 +554,6 @@ def _keep_foreign_trust(
         changes.put(config, codextrust.with_trust(text, moved))
 
 
-def _installed_home(client: str, doc: dict[str, Any]) -> Home | None:
-    """The home our hook commands in `doc` name (`--home DIR`), else the default one; None when
-    no hook of ours is there."""
-    events, command = _our_events(client, doc)
-    if not events:
-        return None
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = []
-    if "--home" in words[:-1]:
-        return Home(words[words.index("--home") + 1])
-    return Home(DEFAULT_HOME)
-
-
-def installed_home(client: str, scope: str, project_dir: str | None = None) -> Home | None:
-    """The memory home the hooks installed for `client` write to (None: none installed)."""
-    path = config_path(client, scope, project_dir)
-    if client == "opencode":
-        try:
-            return _plugin_home(_read_text(path))
-        except InstallError:
-            return None
-    try:
-        doc, _ = _load(path)
-    except InstallError:
-        return None
-    return _installed_home(client, doc)
-
-
-def _read_text(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from exc
-
-
 def _nothing_left(client: str, doc: dict[str, Any]) -> bool:
     rest = {k: v for k, v in doc.items() if not (client in FLAT and k == "version")}
     return not rest
@@ -799,7 +586,7 @@ def plan_uninstall(
         return _plan_uninstall_plugin(changes, scope, project_dir, dry_run)
     path = config_path(client, scope, project_dir)
     before_text = changes.read(path)
-    doc = _parse(path, before_text)
+    doc = parse_hooks(path, before_text)
     after, _ = _strip_ours(client, doc)
     changed = after != doc
     removed = False
@@ -823,69 +610,3 @@ def plan_uninstall(
         tuple(messages),
         removed=removed,
     )
-
-
-@dataclass(frozen=True)
-class Installed:
-    client: str
-    scope: str
-    path: str
-    events: tuple[str, ...]
-    command: str
-
-
-def installed(project_dir: str | None = None) -> list[Installed]:
-    """Where wikimem hooks are wired now (user configs, and the project configs of project_dir)."""
-    found = []
-    seen: set[str] = set()
-    for client in CLIENTS:
-        for scope in SCOPES:
-            if scope == "project" and project_dir is None:
-                continue
-            path = config_path(client, scope, project_dir)
-            if os.path.realpath(path) in seen:  # a project in the home directory: the same file
-                continue
-            seen.add(os.path.realpath(path))
-            if client == "opencode":
-                events, command = _plugin_events(path)
-            else:
-                try:
-                    doc, _ = _load(path)
-                except InstallError:
-                    continue
-                events, command = _our_events(client, doc)
-            if events:
-                found.append(Installed(client, scope, path, tuple(events), command))
-    return found
-
-
-def _plugin_events(path: str) -> tuple[list[str], str]:
-    """OpenCode: the events wikimem's plugin sends, and the command it runs, when it is there."""
-    try:
-        text = _read_text(path)
-    except InstallError:
-        return [], ""
-    if not opencodeplugin.is_ours(text):
-        return [], ""
-    argv = opencodeplugin.command_of(text)
-    command = shlex.join(argv) if argv else "wikimem hook opencode"
-    return [e for e, _, _ in WIRING["opencode"]], command
-
-
-def _our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
-    events: list[str] = []
-    command = ""
-    hooks = doc.get("hooks")
-    if not isinstance(hooks, dict):
-        return events, command
-    for event, entries in hooks.items():
-        for entry in entries if isinstance(entries, list) else []:
-            if not isinstance(entry, dict):
-                continue
-            handlers = [entry] if client in FLAT else entry.get("hooks") or []
-            for h in handlers:
-                if isinstance(h, dict) and is_wikimem_command(handler_command(h), client):
-                    if event not in events:
-                        events.append(event)
-                    command = str(handler_command(h))
-    return events, command

@@ -40,8 +40,9 @@ from typing import Any
 from wikimem.harness import CLIENTS
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
-from wikimem.setup.changeset import Changes, InstallError
-from wikimem.setup.install import SCOPES, carry_out, installed_home, parse_config, qwen_dir
+from wikimem.setup.changeset import Changes
+from wikimem.setup.install import carry_out
+from wikimem.setup.wiring import SCOPES, InstallError, installed_home, parse_config, qwen_dir
 
 SERVER = "wikimem"
 

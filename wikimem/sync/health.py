@@ -4,7 +4,8 @@ Contract: `summary(home)` is one line for `wikimem status` (or None when sync wa
 `checks(home)` are doctor's checks with a fix for each problem: the last sync failed (and
 since when), a sync was interrupted, notes hold a conflict the next dream will settle (or one
 only a person can: malformed markers), the merge driver points at an interpreter that is gone.
-A `conflict: true` flag left on a note whose markers are gone is no conflict. Both read only; neither touches the network.
+A `conflict: true` flag left on a note whose markers are gone is no conflict. Both read only; neither touches the network. `flagged_paths(memory_dir)`: the notes whose front matter says
+`conflict: true` (committed or not), found by `git grep`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from wikimem import gitrun
 from wikimem.checks import Check
 from wikimem.home import Home
 from wikimem.sync import record
+from wikimem.wiki.notemeta import CONFLICT_KEY
 
 JOURNAL = "sync-journal.json"
 
@@ -36,11 +38,53 @@ def _configured_remote(home: Home) -> str:
 
 def standing(home: Home) -> list[tuple[str, bool]]:
     """(path, the next dream settles it) of the notes that still hold a sync conflict."""
-    from wikimem.sync.reconcile import standing as standing_in
-
     if not os.path.isdir(os.path.join(home.memory_dir, ".git")):
         return []
-    return standing_in(home.memory_dir)
+    return _standing_in(home.memory_dir)
+
+
+def flagged_paths(memory_dir: str) -> list[str]:
+    """Notes whose front matter says `conflict: true` (committed or not)."""
+    proc = gitrun.run_text(
+        memory_dir,
+        *(
+            "grep",
+            "-l",
+            "--untracked",
+            "-I",
+            "-E",
+            f"^{CONFLICT_KEY}: *(true|yes)",
+            "--",
+            "*.md",
+        ),
+    )
+    return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
+
+
+def _standing_in(memory_dir: str) -> list[tuple[str, bool]]:
+    flagged_notes = flagged_paths(memory_dir)
+    if not flagged_notes:
+        return []
+    # PyYAML and the merge rules only once a note is flagged: `status` stays quick
+    from wikimem.sync import markers
+    from wikimem.sync.merge import flagged, needs_settling
+    from wikimem.wiki import plainfile
+    from wikimem.wiki.notes import NoteError, parse_note
+
+    out = []
+    for path in flagged_notes:
+        text = plainfile.read_text(memory_dir, path)
+        if text is None:
+            continue
+        try:
+            note = parse_note(path, text)
+        except NoteError:
+            out.append((path, False))
+            continue
+        if not flagged(note) or not needs_settling(note.body):
+            continue
+        out.append((path, markers.split(note.body) is not None))
+    return out
 
 
 def conflicts(home: Home) -> list[str]:

@@ -30,9 +30,9 @@ from typing import TypeVar
 
 from wikimem.sync import lines, markers
 from wikimem.sync.markers import END, MIDDLE, START
+from wikimem.wiki.notemeta import CONFLICT_KEY
 from wikimem.wiki.notes import Note, NoteError, default_kind, parse_note, render_note, validate_path
 
-CONFLICT_KEY = "conflict"
 T = TypeVar("T")
 ABSENT = "\0absent"  # a front-matter key one version does not have
 _FLAG_LINE = re.compile(

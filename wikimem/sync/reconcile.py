@@ -1,8 +1,8 @@
 """Settling the notes a sync flagged `conflict: true`, in the next dream.
 
 Contract: `reconcile_flagged(memory_dir, read, backend, today, stamp)` is called by the dream
-runner before any events are consolidated. It finds the flagged notes (`flagged_paths`, by `git
-grep`, so a plain `git pull` with the merge driver counts too) and returns, per note, the
+runner before any events are consolidated. It finds the flagged notes (`wikimem.sync.health.flagged_paths`,
+by `git grep`, so a plain `git pull` with the merge driver counts too) and returns, per note, the
 settled `Note` (no markers, no flag) for the dream's single commit, what was decided (for the
 commit message: which side's claim won), and what it could not settle. The rule, the same for
 notes a person wrote (both sides are theirs) as for any other:
@@ -19,8 +19,8 @@ notes a person wrote (both sides are theirs) as for any other:
     (or a claim about the same subject), else the rule above settles it;
   - a note flagged but with nothing left to settle (a person removed the markers) has only its
     flag removed; markers that are malformed are left for a person, and said so.
-`standing(memory_dir)` lists the notes that still hold a conflict (`wikimem.sync.merge.
-needs_settling`; what `status` and `doctor` report: a stale flag is no conflict).
+Which notes still hold a conflict is `wikimem.sync.health`'s question (what `status` and
+`doctor` report: a stale flag is no conflict).
 """
 
 from __future__ import annotations
@@ -28,13 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from wikimem import gitrun
 from wikimem.dream.base import Backend, DreamRequest, Prompt
 from wikimem.dream.ops import Upsert
 from wikimem.sync import markers
 from wikimem.sync.claims import Settled, parse_claim, same_subject, settle_claims
-from wikimem.sync.merge import CONFLICT_KEY, flagged, needs_settling, with_flag
-from wikimem.wiki import plainfile
+from wikimem.sync.health import flagged_paths
+from wikimem.sync.merge import flagged, needs_settling, with_flag
 from wikimem.wiki.notes import Note, NoteError, parse_note, project_of
 
 ReadNote = Callable[[str], str | None]
@@ -169,43 +168,6 @@ def kept_outside(before: str, after: str) -> bool:
 
 
 # -- the dream's entry point --------------------------------------------------------------------
-
-
-def flagged_paths(memory_dir: str) -> list[str]:
-    """Notes whose front matter says `conflict: true` (committed or not)."""
-    proc = gitrun.run_text(
-        memory_dir,
-        *(
-            "grep",
-            "-l",
-            "--untracked",
-            "-I",
-            "-E",
-            f"^{CONFLICT_KEY}: *(true|yes)",
-            "--",
-            "*.md",
-        ),
-    )
-    return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
-
-
-def standing(memory_dir: str) -> list[tuple[str, bool]]:
-    """(path, settles by itself) of the flagged notes that still hold a conflict; the second
-    is False when a person must settle it (malformed markers, or not a note)."""
-    out = []
-    for path in flagged_paths(memory_dir):
-        text = plainfile.read_text(memory_dir, path)
-        if text is None:
-            continue
-        try:
-            note = parse_note(path, text)
-        except NoteError:
-            out.append((path, False))
-            continue
-        if not flagged(note) or not needs_settling(note.body):
-            continue
-        out.append((path, markers.split(note.body) is not None))
-    return out
 
 
 @dataclass

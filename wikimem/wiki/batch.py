@@ -30,9 +30,10 @@ from wikimem.home import Home
 from wikimem.lock import file_lock
 from wikimem.wiki.gate import Gate, GateResult, MemoryWrite, content_hash, read_current
 from wikimem.wiki.gitstore import CommitInfo, Store
-from wikimem.wiki.indexmd import note_paths, write_index
+from wikimem.wiki.indexmd import write_index
 from wikimem.wiki.notes import Note, parse_note
 from wikimem.wiki.pathecho import echo_path
+from wikimem.wiki.plainfile import note_paths
 
 JOURNAL = "batch-journal.json"
 # Writes of a whole note by the person on this machine: what they leave pinned, they pinned.

@@ -39,28 +39,6 @@ SECTION_TITLES = {
 }
 
 
-def note_paths(memory_dir: str) -> list[str]:
-    """Every note on disk under the top folders, as sorted relative paths (links are not notes)."""
-    found: list[str] = []
-    for top in TOP_FOLDERS:
-        _walk(os.path.join(memory_dir, top), top, found)
-    return sorted(found)
-
-
-def _walk(directory: str, rel: str, found: list[str]) -> None:
-    try:
-        entries = list(os.scandir(directory))
-    except (FileNotFoundError, NotADirectoryError):
-        return
-    for entry in entries:
-        if entry.name.startswith(".") or entry.is_symlink():
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            _walk(entry.path, f"{rel}/{entry.name}", found)
-        elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-            found.append(f"{rel}/{entry.name}")
-
-
 def _entry(rel: str, text: str) -> str:
     # A committed note may have arrived from a remote without passing the gate: its line is
     # built from the redacted reading (`wikimem.wiki.vetting`), so index.md never repeats a

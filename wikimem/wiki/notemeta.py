@@ -17,6 +17,11 @@ LINKS_OPEN, LINKS_CLOSE = "<!-- wikimem:links -->", "<!-- /wikimem:links -->"
 # The folders notes live in (`wikimem.wiki.notes` validates paths against them): here, so the
 # hook path's readers know them without importing PyYAML.
 TOP_FOLDERS = ("profile", "projects", "tools", "general")
+# The line beneath a claim that keeps the earlier value it may or may not replace
+# (`wikimem.dream.claims.fold`): here, so recall and `status` find it without the claim rules.
+CONTESTED = "  - contested, earlier: "
+# The front-matter key sync sets on a note it merged with conflict markers (`wikimem.sync.merge`).
+CONFLICT_KEY = "conflict"
 
 
 TYPE_CHECKING = False

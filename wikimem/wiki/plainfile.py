@@ -11,7 +11,8 @@ FIFO planted as a note would otherwise hang the reader); it returns the text onl
 component is a regular file, else None, as for a missing file (and, given a `limit`, for a file
 larger than it: a reader that cannot use a huge file never loads it). `root` itself is the person's
 configured folder and may be a link. `is_plain(root, rel)` answers the same question without
-reading. Standard library only: the prompt hook reads notes through this module.
+reading; `note_paths(memory_dir)` lists the notes under the top folders, sorted, skipping links
+and dot-files. Standard library only: the prompt hook reads notes through this module.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from __future__ import annotations
 import errno
 import os
 import stat
+
+from wikimem.wiki.notemeta import TOP_FOLDERS
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _DIRECTORY = getattr(os, "O_DIRECTORY", 0)
@@ -128,3 +131,25 @@ def is_plain(root: str, rel: str) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+def note_paths(memory_dir: str) -> list[str]:
+    """Every note on disk under the top folders, as sorted relative paths (links are not notes)."""
+    found: list[str] = []
+    for top in TOP_FOLDERS:
+        _walk(os.path.join(memory_dir, top), top, found)
+    return sorted(found)
+
+
+def _walk(directory: str, rel: str, found: list[str]) -> None:
+    try:
+        entries = list(os.scandir(directory))
+    except (FileNotFoundError, NotADirectoryError):
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or entry.is_symlink():
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            _walk(entry.path, f"{rel}/{entry.name}", found)
+        elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+            found.append(f"{rel}/{entry.name}")

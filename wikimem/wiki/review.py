@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikimem.dream.claims import CONTESTED, parse_line
 from wikimem.wiki import confirmations, notemeta, plainfile
-from wikimem.wiki.indexmd import note_paths
+from wikimem.wiki.notemeta import CONTESTED
+from wikimem.wiki.plainfile import note_paths
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,10 @@ def contested(memory_dir: str) -> list[Contested]:
         text = plainfile.read_text(memory_dir, rel)
         if not text or CONTESTED not in text:
             continue
+        from wikimem.dream.claims import (
+            parse_line,  # only for a note that has a pair: status stays quick
+        )
+
         head = ""
         for line in text.split("\n"):
             if line.startswith("- "):
@@ -68,6 +72,8 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
             if not confirmations.held(line, confirmed):
                 continue
             if line.startswith(("- ", "  - ")):  # a claim: shown without its provenance
+                from wikimem.dream.claims import parse_line  # only when a line is held
+
                 claim = parse_line("- " + line.lstrip()[2:])
                 out.append(Held(rel, claim.text if claim is not None else line))
             else:  # prose, a hand-written or pulled note's: withheld just the same

@@ -1,0 +1,81 @@
+"""The verbs answered before typer is imported: `wikimem --version` and `wikimem status`.
+
+A person runs these often and expects them at once; typer and the pydantic it brings cost more
+than the work itself (`bench/cli_startup.py`). Contract: `answer(argv)` returns an exit code when
+it answered, and None when it did not: any argument it does not know (`--help`, a typo, an option
+given twice, text that is not UTF-8) or any failure before output starts. The typer app then
+answers the same argv with its usual messages and exit codes, so nothing here decides what an
+error looks like. Output is the typer verb's, byte for byte: both print through
+`wikimem.cli.statusview` and `wikimem.cli.output`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from wikimem import __version__
+
+_STATUS_VALUES = ("--home", "--project-dir")
+
+
+def answer(argv: list[str]) -> int | None:
+    if argv == ["--version"]:
+        sys.stdout.write(f"wikimem {__version__}\n")
+        return 0
+    if argv[:1] == ["status"]:
+        options = _status_options(argv[1:])
+        return None if options is None else _status(options)
+    return None
+
+
+def _status_options(args: list[str]) -> dict[str, str] | None:
+    """{"--json": "", "--home": H, "--project-dir": D} as given, or None for anything else."""
+    found: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        name, eq, value = arg.partition("=")
+        if arg == "--json":
+            name, value = arg, ""
+        elif name in _STATUS_VALUES and eq:
+            pass
+        elif arg in _STATUS_VALUES and rest and not rest[0].startswith("-"):
+            value = rest.pop(0)
+        else:
+            return None
+        if name in found or not _is_text(value):
+            return None
+        found[name] = value
+    return found
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _status(options: dict[str, str]) -> int | None:
+    from wikimem.config import load_config
+    from wikimem.home import resolve_home
+    from wikimem.status import collect
+
+    try:
+        home = resolve_home(options.get("--home") or None)
+        if os.path.isfile(home.config_path):
+            load_config(home)  # a broken config: the typer verb refuses it as every command does
+        info = collect(home, options.get("--project-dir") or os.getcwd())
+    except Exception:
+        return None
+    if "--json" in options:
+        from wikimem.cli.output import print_json
+
+        print_json(info.as_dict())
+    else:
+        from wikimem.cli.statusview import render
+
+        sys.stdout.write(render(info))
+    return 0
