@@ -8,6 +8,8 @@ Contract:
     UUIDv7) still name two notes. `digest_path` is `projects/<slug>/sessions/YYYY-MM-DD-<short>.md`
     dated by the session's first event; `find_digest` finds a session's digest again whatever
     day a later chunk of it arrives on.
+  - `render_turn` writes one turn: what was asked, done and answered, and what a model said the
+    turn is about (`About`, a line the search index finds the turn by).
   - `render_digest` writes what was asked, done and answered, turn by turn (the middle is
     dropped past `DIGEST_MAX`, how it started and how it went on are kept), the outcome, and
     links to the project's overview and the notes this session changed.
@@ -21,7 +23,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.dream.render import clip, error_excerpt, shell_command, shell_outcome, touched_files
+from wikimem.dream.ops import About
+from wikimem.dream.render import (
+    clip,
+    error_excerpt,
+    is_prompt,
+    shell_command,
+    shell_outcome,
+    touched_files,
+)
+from wikimem.wiki.notemeta import ABOUT_LINE
 
 DIGEST_MAX = 12000
 TURN_TEXT = 600
@@ -69,15 +80,18 @@ class Turn:
     asked: str = ""
     did: list[str] = field(default_factory=list)
     answered: str = ""
+    number: int = 0  # the prompt's `(turn N)` in the rendered events (0: before any prompt)
 
 
 def turns_of(records: Sequence[dict[str, Any]]) -> list[Turn]:
     turns: list[Turn] = []
     current: Turn | None = None
+    prompts = 0
     for r in records:
         event = r.get("event")
-        if event == "UserPromptSubmit" and isinstance(r.get("prompt"), str):
-            current = Turn(asked=r["prompt"])
+        if is_prompt(r):
+            prompts += 1
+            current = Turn(asked=r["prompt"], number=prompts)
             turns.append(current)
             continue
         if current is None:
@@ -103,7 +117,9 @@ def turns_of(records: Sequence[dict[str, Any]]) -> list[Turn]:
     return [t for t in turns if t.asked or t.did or t.answered]
 
 
-def render_turn(t: Turn, resolve: Callable[[str], str] = lambda s: s) -> str:
+def render_turn(
+    t: Turn, resolve: Callable[[str], str] = lambda s: s, about: About | None = None
+) -> str:
     lines = []
     if t.asked:
         lines.append(f"**Asked:** {clip(resolve(t.asked), TURN_TEXT)}")
@@ -112,6 +128,8 @@ def render_turn(t: Turn, resolve: Callable[[str], str] = lambda s: s) -> str:
         lines.append(f"**Did:** {clip(did, TURN_TEXT)}")
     if t.answered:
         lines.append(f"**Answered:** {clip(resolve(t.answered), TURN_TEXT)}")
+    if about is not None and lines:
+        lines.append(ABOUT_LINE.strip() + " " + " · ".join([*about.about, *about.when]))
     return "- " + "\n  ".join(lines)
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from wikimem.dream import claims, digest, subjects, supersession
 from wikimem.dream.base import Prompt, SessionEvents
 from wikimem.dream.dates import parse_day
-from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
+from wikimem.dream.ops import About, ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.placement import Placement, scope_paths
 from wikimem.wiki.notes import default_kind, new_note
 
@@ -87,6 +87,8 @@ class ChunkGuard:
         )
 
     def check(self, op: Operation) -> str | None:
+        if isinstance(op, About):
+            return None  # changes no note: the runner writes it into a digest of this chunk
         paths = [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
         for path in paths:
             why = self._outside(path)

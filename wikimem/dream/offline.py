@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -39,7 +39,7 @@ from wikimem.dream import (
     supersession,
 )
 from wikimem.dream.base import DreamRequest, Proposal, ReadNote, SessionEvents
-from wikimem.dream.ops import Upsert
+from wikimem.dream.ops import About, Upsert
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.dream.render import shell_command, shell_outcome, touched_files
 from wikimem.wiki import notemeta
@@ -483,7 +483,12 @@ class OfflineBackend:
         return digest.digest_path(project, _day(s.events[0]) or "0000-00-00", s.session)
 
     def _digest(
-        self, work: SessionWork, notes: NoteSet, path: str, turns: list[digest.Turn]
+        self,
+        work: SessionWork,
+        notes: NoteSet,
+        path: str,
+        turns: list[digest.Turn],
+        about: Mapping[int, About] | None = None,
     ) -> None:
         s, project = work.s, work.project
         first_ts = str(s.events[0].get("ts", ""))
@@ -497,7 +502,7 @@ class OfflineBackend:
             quoted = dates.parse_day(text[: text.find("]") + 1]) if text.startswith("[") else None
             return dates.annotate(text, quoted or said_on)
 
-        blocks += [digest.render_turn(t, anchored) for t in turns]
+        blocks += [digest.render_turn(t, anchored, (about or {}).get(t.number)) for t in turns]
         outcome = next((t.answered for t in reversed(turns) if t.answered), "")
         started = digest.started_at(note.body) or first_ts[11:16]
         ended = str(s.events[-1].get("ts", ""))[11:16]
@@ -521,10 +526,14 @@ class OfflineBackend:
 
 
 def digest_operations(
-    request: DreamRequest, read: ReadNote, changed: Sequence[str]
+    request: DreamRequest,
+    read: ReadNote,
+    changed: Sequence[str],
+    about: Mapping[str, Mapping[int, About]] | None = None,
 ) -> list[Upsert]:
     """The digests of the sessions of `request`, linked to the notes in `changed`: what a model
-    backend's dream writes besides the model's own operations."""
+    backend's dream writes besides the model's own operations. `about` (session id → turn number →
+    `About`) is what the model said turns are about, written into those turns."""
     notes = NoteSet(read, request.listing)
     backend = OfflineBackend()
     for s in request.sessions:
@@ -533,7 +542,7 @@ def digest_operations(
             continue
         path = backend._digest_path(s, notes, request.project)
         work = SessionWork(s, request.project, path[:-3], changed=list(changed))
-        backend._digest(work, notes, path, turns)
+        backend._digest(work, notes, path, turns, (about or {}).get(s.session))
     return notes.operations()
 
 

@@ -11,6 +11,7 @@ rejected and reported, the rest applied. `OPERATIONS_SCHEMA` is the JSON schema 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,8 +65,24 @@ class Retract:
     op: str = "retract"
 
 
-Operation = Upsert | Delete | Move | ClaimOp | Retract
+@dataclass(frozen=True)
+class About:
+    """What one turn of a session is about, for finding it again: the people, places, things
+    and projects it names (in full), and the absolute dates it speaks of. Written into that
+    turn of the session's digest by wikimem, never a note of its own."""
+
+    session: str  # as the prompt's session header gives it: client:session-id-prefix
+    turn: int  # the prompt's `(turn N)`, counted from 1 in the session's events shown
+    about: tuple[str, ...] = ()
+    when: tuple[str, ...] = ()
+    op: str = "about"
+
+
+Operation = Upsert | Delete | Move | ClaimOp | Retract | About
 MAX_CLAIM_CHARS = 600
+MAX_ABOUT = 8  # names per turn: enough to find it, never a transcript
+MAX_ABOUT_CHARS = 60
+MAX_WHEN = 4
 
 
 @dataclass(frozen=True)
@@ -92,7 +109,28 @@ OPERATIONS_SCHEMA: dict[str, Any] = {
                 "properties": {
                     "op": {
                         "type": "string",
-                        "enum": ["claim", "retract", "upsert", "delete", "move"],
+                        "enum": ["claim", "retract", "upsert", "delete", "move", "about"],
+                    },
+                    "session": {
+                        "type": "string",
+                        "description": "about: the session as its header gives it "
+                        "(client:session-id-prefix).",
+                    },
+                    "turn": {
+                        "type": "integer",
+                        "description": "about: the N of the user's `(turn N)` in that session.",
+                    },
+                    "about": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": f"about: up to {MAX_ABOUT} people, places, things or "
+                        "projects the turn is about, each named in full (a few words).",
+                    },
+                    "when": {
+                        "type": "array",
+                        "items": {"type": "string"},
+                        "description": f"about: up to {MAX_WHEN} absolute dates (YYYY-MM-DD, "
+                        "YYYY-MM or YYYY) the turn speaks of, resolved from the session's date.",
                     },
                     "path": {
                         "type": "string",
@@ -222,7 +260,51 @@ def parse_operation(raw: Any) -> Operation:
         if src == dst:
             raise ValueError("move `from` and `to` are the same path")
         return Move(from_path=src, to_path=dst)
-    raise ValueError(f"unknown op {op!r}; expected claim, retract, upsert, delete or move")
+    if op == "about":
+        return _about(raw)
+    raise ValueError(f"unknown op {op!r}; expected claim, retract, upsert, delete, move or about")
+
+
+_WHEN = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
+
+
+def _about(raw: dict[str, Any]) -> About:
+    session, turn = raw.get("session"), raw.get("turn")
+    if not isinstance(session, str) or not session.strip() or len(session) > 200 or "\n" in session:
+        raise ValueError("about needs the `session` as its header gives it")
+    if not isinstance(turn, int) or isinstance(turn, bool) or not 1 <= turn <= 100_000:
+        raise ValueError("about needs the `turn` number shown after `user` in that session")
+    about = _str_list(raw.get("about"), "about")
+    when = _str_list(raw.get("when"), "when")
+    if not about and not when:
+        raise ValueError("about needs `about` names or `when` dates")
+    if len(about) > MAX_ABOUT or len(when) > MAX_WHEN:
+        raise ValueError(f"about takes at most {MAX_ABOUT} names and {MAX_WHEN} dates per turn")
+    for name in about:
+        if (
+            len(name) > MAX_ABOUT_CHARS
+            or not name.isprintable()
+            or name.startswith(("#", "-", "*"))
+        ):
+            raise ValueError(
+                f"each `about` name is a few words on one line (at most {MAX_ABOUT_CHARS} "
+                "characters, no markdown)"
+            )
+    for day in when:
+        if not _WHEN.fullmatch(day) or not _real_date(day):
+            raise ValueError("each `when` is an absolute date: YYYY-MM-DD, YYYY-MM or YYYY")
+    return About(session.strip(), turn, tuple(dict.fromkeys(about)), tuple(dict.fromkeys(when)))
+
+
+def _real_date(text: str) -> bool:
+    import datetime as dt
+
+    parts = [int(p) for p in text.split("-")] + [1, 1]
+    try:
+        dt.date(parts[0], parts[1], parts[2])
+    except ValueError:
+        return False
+    return 1900 <= parts[0] <= 2200
 
 
 def parse_operations(data: Any) -> tuple[list[Operation], list[Rejected]]:
@@ -267,4 +349,12 @@ def as_dict(op: Operation) -> dict[str, Any]:
         }
     if isinstance(op, Retract):
         return {"op": "retract", "path": op.path, "text": op.text}
+    if isinstance(op, About):
+        return {
+            "op": "about",
+            "session": op.session,
+            "turn": op.turn,
+            "about": list(op.about),
+            "when": list(op.when),
+        }
     return {"op": "move", "from": op.from_path, "to": op.to_path}

@@ -53,6 +53,12 @@ Operations:
   still true. Never two current claims on one subject in a body.
 - delete {path, reason}: remove a note that is stale, wrong or fully merged elsewhere.
 - move {from, to}: rename a note whose path no longer fits what it holds.
+- about {session, turn, about, when}: what ONE user turn (`user (turn N)` below) is about, so
+  it is found again later: up to 8 people, places, things or projects it names or means, each
+  in full ("the LGBTQ support group", not "the group"; a name, not "she"), and up to 4 absolute
+  dates it speaks of, resolved from the session's date (YYYY-MM-DD, YYYY-MM or YYYY). `session`
+  is the id in the session's header. wikimem writes it into that turn of the session's digest;
+  give it for the turns worth finding again, not for chatter.
 
 Where claims go (scope):
 - profile/<topic>.md (kind profile): the PERSON: who they are, how they like to work with agents,

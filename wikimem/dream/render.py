@@ -174,9 +174,25 @@ def render_event(record: dict[str, Any]) -> str | None:
 
 def session_header(s: SessionEvents) -> str:
     first = str(s.events[0].get("ts", ""))[:16].replace("T", " ") if s.events else ""
-    return f"### session {s.source} ({s.client}, started {first} UTC)"
+    # The full id too: sources may share their first 8 characters, an `about` names one session
+    return f"### session {s.source} ({s.client}, started {first} UTC; id {s.session})"
 
 
 def render_session(s: SessionEvents) -> list[str]:
-    lines = [line for line in (render_event(r) for r in s.events) if line]
+    """The session's header and events; each prompt numbered `user (turn N)`, the number an
+    `about` operation names (`wikimem.dream.digest.turns_of` counts prompts the same way)."""
+    lines: list[str] = []
+    turn = 0
+    for record in s.events:
+        line = render_event(record)
+        if not line:
+            continue
+        if is_prompt(record):
+            turn += 1
+            line = line.replace(" user: ", f" user (turn {turn}): ", 1)
+        lines.append(line)
     return [session_header(s), *lines] if lines else []
+
+
+def is_prompt(record: dict[str, Any]) -> bool:
+    return record.get("event") == "UserPromptSubmit" and isinstance(record.get("prompt"), str)

@@ -67,10 +67,10 @@ from wikimem.dream.carry import Carry, Deferred, Parked
 from wikimem.dream.claims import hold_new
 from wikimem.dream.guard import ChunkGuard
 from wikimem.dream.offline import OfflineBackend, digest_operations
-from wikimem.dream.ops import ClaimOp, Delete, Move, Operation, Retract, Upsert
+from wikimem.dream.ops import About, ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
 from wikimem.dream.reader import Damaged, damage_report, new_events, pending_count
-from wikimem.dream.render import render_event
+from wikimem.dream.render import is_prompt, render_event
 from wikimem.dream.usage import Meter
 from wikimem.dream.watermark import (
     TRAILER,
@@ -659,7 +659,13 @@ class _Pass:
             )
             operations = operations[:MAX_OPERATIONS]
         before = set(self.overlay.changed)
+        about: dict[str, dict[int, About]] = {}
         for op in operations:
+            if isinstance(op, About):
+                why = _about_turn(request, op, about)
+                if why:
+                    result.rejected.append((f"about {op.session} turn {op.turn}", why))
+                continue
             # The guard is enforced here too: a backend may not have run its checks.
             problem = guard.check(op) if guard is not None else None
             problem = (
@@ -689,13 +695,36 @@ class _Pass:
             # A model is not asked for digests: wikimem writes one per session, as offline,
             # linked to the notes this chunk changed (a revisited chunk has its digest).
             changed = [p for p in self.overlay.changed if p not in before]
-            for op in digest_operations(request, self.overlay.read, changed):
+            for op in digest_operations(request, self.overlay.read, changed, about):
                 self.overlay.apply(op, self.stamp)
                 self.catalog[op.path] = op.title
 
 
+def _about_turn(request: DreamRequest, op: About, found: dict[str, dict[int, About]]) -> str | None:
+    """File `op` under its session and turn in `found`, or say why it names none of this chunk's."""
+    if request.revisit:
+        return (
+            "these sessions' digests were written before; what their turns are about is not added"
+        )
+    named = [
+        s
+        for s in request.sessions
+        if op.session in (s.session, f"{s.client}:{s.session}")
+        or (op.session == s.source and sum(t.source == s.source for t in request.sessions) == 1)
+    ]
+    if len(named) != 1:
+        return "names no session of this chunk (give the session's id from its header)"
+    session = named[0]
+    if not 1 <= op.turn <= sum(1 for r in session.events if is_prompt(r)):
+        return f"session {session.source} has no turn {op.turn}"
+    found.setdefault(session.session, {})[op.turn] = op
+    return None
+
+
 def _outside_project(op: Operation, project: str) -> str | None:
     """Why `op` reaches outside the chunk's project (None: it does not)."""
+    if isinstance(op, About):
+        return None  # names a session of the chunk: `_about_turn` checks it
     paths = [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
     for path in paths:
         other = project_of(path)

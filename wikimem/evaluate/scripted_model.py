@@ -44,6 +44,11 @@ _CLIENT_NAMES = {
 }
 
 
+def _asked(text: str, mark: str) -> bool:
+    """The rendered events hold a user prompt starting with `mark` (numbered or not)."""
+    return re.search(r"user(?: \(turn \d+\))?: " + re.escape(mark), text) is not None
+
+
 def subject_label(pattern: str, fallback: str) -> str:
     """A readable subject from a subject pattern: `staging (box|host)` -> "staging box"; the
     longest top-level alternative wins. The same pattern always gives the same label, so a
@@ -194,7 +199,7 @@ class ScriptedModel:
 
         for _, _, _, text in sessions:
             for mark, ops in self.turns:
-                if f"user: {mark}" not in text:
+                if not _asked(text, mark):
                     continue
                 self.stats.turns_applied += 1
                 for op in ops:
@@ -242,7 +247,7 @@ class ScriptedModel:
         out: list[dict[str, Any]] = []
         for client, prefix, _, text in sessions:
             for mark, ops in self.turns:
-                if f"user: {mark}" not in text:
+                if not _asked(text, mark):
                     continue
                 self.stats.turns_applied += 1
                 for op in ops:
@@ -298,7 +303,7 @@ class ScriptedModel:
     ) -> dict[str, Any]:
         short = re.sub(r"[^a-z0-9-]", "-", prefix.lower()).strip("-") or "session"
         path = f"projects/{project}/sessions/{date}-{short}.md"
-        asked = re.search(r"\] user: (.+)", text)
+        asked = re.search(r"\] user(?: \(turn \d+\))?: (.+)", text)
         answered = re.findall(r"\] assistant: (.+)", text)
         owner = self._digests.get(path)
         if owner is not None and owner != text[:200]:

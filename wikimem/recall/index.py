@@ -4,7 +4,9 @@ Contract:
   - Derived from memory/ alone, in `state/index.sqlite3`; deleted or corrupt, it is rebuilt.
   - Each note is split at its headings, and long sections at paragraph and list-item
     boundaries, into passages of at most ~`PASSAGE_CHARS`, so a long note contributes its best
-    part. Title, tags and path words weigh more than body text.
+    part. Title, tags and path words weigh more than body text. A digest turn's `**About:**`
+    line (what a model dream said the turn is about) is a field of its own, found by and never
+    given: the passage's text is the turn without it.
   - `refresh(paths=..., dirs=..., full=...)` is incremental: only notes whose size or mtime
     changed are re-read. The cheap check (`full=False`) stats the directories (a note created,
     deleted, renamed or atomically replaced changes its directory) plus any directories named;
@@ -43,11 +45,12 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-SCHEMA_VERSION = "6"
+SCHEMA_VERSION = "7"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
-# bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading, body
-WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0)
+# bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading,
+# body, and what a model dream said a digest turn is about (a few names: as telling as a heading)
+WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0, 2.0)
 COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no evidence
 MIN_COMMON_ROWS = 3
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
@@ -152,7 +155,7 @@ class Index:
                 chars INTEGER, held TEXT NOT NULL DEFAULT '');
             CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
             CREATE VIRTUAL TABLE passages USING fts5(
-                path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body,
+                path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body, about,
                 tokenize = 'porter unicode61 remove_diacritics 2')
             """.split(";"):
             if statement.strip():
@@ -367,14 +370,14 @@ class Index:
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
         pathwords = " ".join(p.replace("-", " ") for p in parts)
         rows = [
-            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage)
+            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, *about_apart(passage))
             for ordinal, (heading, passage) in enumerate(
                 passages(body, self._confirmed())[:ROWS_PER_NOTE]
             )
         ]
         self.db.executemany(
-            "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading, body)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading, body,"
+            " about) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
 
@@ -673,6 +676,20 @@ def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[s
         blocks.append("\n".join(current))
     flush()
     return [(h, t) for h, t in out if t.strip()]
+
+
+def about_apart(passage: str) -> tuple[str, str]:
+    """(the passage without its `**About:**` lines, what they say): the turn's own words are
+    what injection gives; the names and dates a model added are only for finding it."""
+    if notemeta.ABOUT_LINE not in passage:
+        return passage, ""
+    kept, about = [], []
+    for line in passage.split("\n"):
+        if line.startswith(notemeta.ABOUT_LINE):
+            about.append(line[len(notemeta.ABOUT_LINE) :])
+        else:
+            kept.append(line)
+    return "\n".join(kept), " · ".join(about)
 
 
 def _split_long(block: str) -> list[str]:

@@ -20,6 +20,10 @@ TOP_FOLDERS = ("profile", "projects", "tools", "general")
 # The line beneath a claim that keeps the earlier value it may or may not replace
 # (`wikimem.dream.claims.fold`): here, so recall and `status` find it without the claim rules.
 CONTESTED = "  - contested, earlier: "
+# The line a model dream adds to a turn of a session digest: what the turn is about, and the
+# dates it speaks of (`wikimem.dream.ops.About`). The search index reads it as a field of its
+# own, to find the turn by; injection leaves it out (the turn's own words are what is given).
+ABOUT_LINE = "  **About:** "
 # The front-matter key sync sets on a note it merged with conflict markers (`wikimem.sync.merge`).
 CONFLICT_KEY = "conflict"
 
