@@ -265,6 +265,7 @@ def parse_operation(raw: Any) -> Operation:
     raise ValueError(f"unknown op {op!r}; expected claim, retract, upsert, delete, move or about")
 
 
+_MARKUP = re.compile(r"[<>\[\]`*|\\]|^[#-]")
 _WHEN = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
 
 
@@ -281,11 +282,9 @@ def _about(raw: dict[str, Any]) -> About:
     if len(about) > MAX_ABOUT or len(when) > MAX_WHEN:
         raise ValueError(f"about takes at most {MAX_ABOUT} names and {MAX_WHEN} dates per turn")
     for name in about:
-        if (
-            len(name) > MAX_ABOUT_CHARS
-            or not name.isprintable()
-            or name.startswith(("#", "-", "*"))
-        ):
+        # plain words only: a digest's structure (its `<!-- wikimem:turns -->` block, links,
+        # emphasis) must not be forged from inside a turn
+        if len(name) > MAX_ABOUT_CHARS or not name.isprintable() or _MARKUP.search(name):
             raise ValueError(
                 f"each `about` name is a few words on one line (at most {MAX_ABOUT_CHARS} "
                 "characters, no markdown)"

@@ -13,11 +13,9 @@ wikimem records trust only with the user's explicit consent (`wikimem install co
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import tomllib
 from collections.abc import Iterable
 from typing import Any
 
@@ -64,6 +62,8 @@ def trust_hash(event: str, group: dict[str, Any], handler: dict[str, Any]) -> st
     if group.get("matcher") is not None and event not in MATCHERLESS:
         identity["matcher"] = group["matcher"]
     canonical = json.dumps(identity, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    import hashlib
+
     return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
@@ -102,6 +102,8 @@ def read_trusted(config_path: str) -> dict[str, str]:
 def trusted_in(text: str) -> dict[str, str]:
     """{state key: trusted hash} recorded in the text of a config.toml ({} if it does not
     parse)."""
+    import tomllib  # here, not at the top: `status` asks where Codex lives, never its trust
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -136,6 +138,8 @@ def with_trust(text: str, wanted: dict[str, str], drop: Iterable[str] = ()) -> s
     """config.toml's text with `wanted` recorded as trusted and the tables of `drop` (our own
     handlers that moved or went away) removed; every other table is kept. Returns the new text
     (the caller writes it atomically); nothing but blank lines when nothing is left."""
+    import tomllib
+
     tomllib.loads(text)  # refuse to touch a config.toml that does not parse
     dropped = set(drop)
     lines = text.splitlines()
