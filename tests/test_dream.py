@@ -403,7 +403,8 @@ def test_fake_backend_sees_a_bounded_prompt_with_rules_and_related_notes(
     assert "One current claim per subject" in prompt.system
     assert "### profile/preferences.md" in prompt.user and "- Use tabs." in prompt.user
     assert (
-        "ran `npm test` → failed" in prompt.user and "user: We use npm in this repo." in prompt.user
+        "ran `npm test` → failed" in prompt.user
+        and "user (turn 1): We use npm in this repo." in prompt.user
     )
     assert "profile/preferences.md — Preferences" in prompt.user
 
@@ -562,7 +563,7 @@ def test_anthropic_backend_through_the_runner(home: Path, clones: tuple[str, str
     assert result.commit
     [body] = seen
     assert body["tool_choice"] == {"type": "tool", "name": "apply_operations"}
-    assert "user: We use npm in this repo." in json.dumps(body["messages"])
+    assert "user (turn 1): We use npm in this repo." in json.dumps(body["messages"])
     assert "Wikimem-Backend: anthropic" in git(home, "log", "-1", "--format=%B")
 
 
