@@ -166,3 +166,28 @@ def test_every_verb_still_has_its_help(verb: list[str]) -> None:
     result = CliRunner().invoke(app, [*verb, "--help"])
     assert result.exit_code == 0, result.output
     assert "Usage:" in result.output and "--help" in result.output
+
+
+def test_a_closed_pipe_ends_status_quietly(home: Path) -> None:
+    # `wikimem status | head -1` on a home with a lot to say: no traceback about the pipe
+    reader, writer = os.pipe()
+    os.close(reader)
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem", "status"],
+        stdout=writer, stderr=subprocess.PIPE, text=True, timeout=60,
+        env=dict(os.environ, WIKIMEM_HOME=str(home)),
+    )  # fmt: skip
+    os.close(writer)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_status_that_the_terminal_cannot_show_is_said_by_the_typer_verb(tmp_path: Path) -> None:
+    # a home whose name is not UTF-8, on a strict UTF-8 stdout: one line, never a traceback
+    home = os.fsdecode(os.fsencode(str(tmp_path)) + b"/w\xffh")
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem", "status", "--json"],
+        capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, WIKIMEM_HOME=home, PYTHONIOENCODING="utf-8"),
+    )  # fmt: skip
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1 and proc.stderr.startswith("error:")

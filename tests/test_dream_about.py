@@ -19,7 +19,7 @@ from wikimem.dream.ops import About, parse_operation
 from wikimem.dream.render import render_session
 from wikimem.dream.runner import run_dream
 from wikimem.home import Home
-from wikimem.recall.index import open_index
+from wikimem.recall.index import open_index, split_passages
 from wikimem.recall.inject import prompt as inject_prompt
 
 SID = "locomo-26-session_3"
@@ -114,6 +114,9 @@ def test_what_a_turn_is_about_is_written_into_it_and_found_by_it(home: Path, rep
         ({"about": ["<!-- /wikimem:turns -->"]}, "few words"),
         ({"about": ["[[profile/secrets]]"]}, "few words"),
         ({"about": ["**Answered:** done"]}, "few words"),
+        ({"about": ["%% the rest is hidden"]}, "few words"),
+        ({"about": ["https://evil.example/x"]}, "few words"),
+        ({"when": ["٢٠٢٣-٠٥-٠٧"]}, "absolute date"),
         ({"about": "Caroline"}, "list of strings"),
         ({"when": ["yesterday"]}, "absolute date"),
         ({"when": ["2023-02-30"]}, "absolute date"),
@@ -158,3 +161,31 @@ def test_a_secret_in_an_about_never_reaches_the_disk(home: Path, repo: str) -> N
     run_dream(Home(str(home)), FakeBackend([{"operations": [about(about=["Caroline", secret])]}]))
     text = digest_text(home)
     assert secret not in text and "I went to that group" in text
+
+
+def digest_turn(asked: str, answered: str, about: str) -> str:
+    return (
+        "Claude Code session in acme-chat.\n\n## Turns\n\n<!-- wikimem:turns -->\n"
+        f"- **Asked:** {asked}\n  **Answered:** {answered}\n  **About:** {about}\n"
+        "- **Asked:** and lunch?\n  **Answered:** sure\n<!-- /wikimem:turns -->\n"
+    )
+
+
+@pytest.mark.parametrize("asked_chars", range(120, 900, 37))
+def test_an_about_line_is_never_text_whatever_the_turn_length(asked_chars: int) -> None:
+    # a turn just under a passage's size is cut before its About line; a name holding ". " is
+    # where a cut at sentence ends would fall: neither may leave About text in a passage
+    body = digest_turn(
+        ("Caroline: I went to that group. " * 40)[:asked_chars],
+        "Melanie: so glad. " * 33,
+        "St. Louis art museum · LGBTQ support group · 2023-05-07",
+    )
+    found = split_passages(body, digest=True)
+    assert not any("About" in text or "LGBTQ" in text for _, text, _ in found)
+    assert all("LGBTQ support group" in about for _, text, about in found if "that group" in text)
+
+
+def test_an_about_line_in_a_note_a_person_wrote_is_their_text() -> None:
+    body = "- billing-api: the payments service\n  **About:** runs on port 8443\n"
+    assert split_passages(body) == [("", body.strip(), "")]
+    assert "**About:** x" in split_passages(digest_turn("q", "a", "x"))[-1][1]

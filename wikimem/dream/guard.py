@@ -86,9 +86,25 @@ class ChunkGuard:
             f"projects/{self.project}/, profile/, general/ or tools/"
         )
 
+    def about_target(self, op: About) -> SessionEvents | str:
+        """The session an `about` names, or why it names no turn of this chunk worth one."""
+        named = [
+            s
+            for s in self.sessions
+            if op.session in (s.session, f"{s.client}:{s.session}")
+            or (op.session == s.source and sum(t.source == s.source for t in self.sessions) == 1)
+        ]
+        if len(named) != 1:
+            return "names no session of this chunk (give the session's id from its header)"
+        session = named[0]
+        if op.turn not in {t.number for t in digest.turns_of(session.events) if t.number}:
+            return f"session {session.source} has no turn {op.turn} with anything in it"
+        return session
+
     def check(self, op: Operation) -> str | None:
         if isinstance(op, About):
-            return None  # changes no note: the runner writes it into a digest of this chunk
+            found = self.about_target(op)
+            return found if isinstance(found, str) else None
         paths = [op.from_path, op.to_path] if isinstance(op, Move) else [op.path]
         for path in paths:
             why = self._outside(path)

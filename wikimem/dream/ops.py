@@ -265,8 +265,10 @@ def parse_operation(raw: Any) -> Operation:
     raise ValueError(f"unknown op {op!r}; expected claim, retract, upsert, delete, move or about")
 
 
-_MARKUP = re.compile(r"[<>\[\]`*|\\]|^[#-]")
-_WHEN = re.compile(r"\d{4}(?:-\d\d(?:-\d\d)?)?")
+# markdown and Obsidian syntax a name has no use for: tags, links, emphasis, comments (`%%`
+# would hide the rest of the digest in Obsidian's preview), math, highlights, URLs
+_MARKUP = re.compile(r"[<>\[\]`*|\\]|^[#-]|%%|\$\$|~~|==|://")
+_WHEN = re.compile(r"[0-9]{4}(?:-[0-9]{2}(?:-[0-9]{2})?)?")
 
 
 def _about(raw: dict[str, Any]) -> About:

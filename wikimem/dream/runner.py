@@ -70,7 +70,7 @@ from wikimem.dream.offline import OfflineBackend, digest_operations
 from wikimem.dream.ops import About, ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.prompt import CatalogEntry, Search, build_prompt
 from wikimem.dream.reader import Damaged, damage_report, new_events, pending_count
-from wikimem.dream.render import is_prompt, render_event
+from wikimem.dream.render import render_event
 from wikimem.dream.usage import Meter
 from wikimem.dream.watermark import (
     TRAILER,
@@ -662,7 +662,11 @@ class _Pass:
         about: dict[str, dict[int, About]] = {}
         for op in operations:
             if isinstance(op, About):
-                why = _about_turn(request, op, about)
+                why = (
+                    _about_turn(request, guard, op, about)
+                    if guard is not None
+                    else "only a model's answer says what a turn is about"
+                )
                 if why:
                     result.rejected.append((f"about {op.session} turn {op.turn}", why))
                 continue
@@ -700,24 +704,18 @@ class _Pass:
                 self.catalog[op.path] = op.title
 
 
-def _about_turn(request: DreamRequest, op: About, found: dict[str, dict[int, About]]) -> str | None:
+def _about_turn(
+    request: DreamRequest, guard: ChunkGuard, op: About, found: dict[str, dict[int, About]]
+) -> str | None:
     """File `op` under its session and turn in `found`, or say why it names none of this chunk's."""
     if request.revisit:
         return (
             "these sessions' digests were written before; what their turns are about is not added"
         )
-    named = [
-        s
-        for s in request.sessions
-        if op.session in (s.session, f"{s.client}:{s.session}")
-        or (op.session == s.source and sum(t.source == s.source for t in request.sessions) == 1)
-    ]
-    if len(named) != 1:
-        return "names no session of this chunk (give the session's id from its header)"
-    session = named[0]
-    if not 1 <= op.turn <= sum(1 for r in session.events if is_prompt(r)):
-        return f"session {session.source} has no turn {op.turn}"
-    found.setdefault(session.session, {})[op.turn] = op
+    target = guard.about_target(op)
+    if isinstance(target, str):
+        return target
+    found.setdefault(target.session, {})[op.turn] = op
     return None
 
 

@@ -370,9 +370,9 @@ class Index:
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
         pathwords = " ".join(p.replace("-", " ") for p in parts)
         rows = [
-            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, *about_apart(passage))
-            for ordinal, (heading, passage) in enumerate(
-                passages(body, self._confirmed())[:ROWS_PER_NOTE]
+            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage, about)
+            for ordinal, (heading, passage, about) in enumerate(
+                split_passages(body, self._confirmed(), digest=kind == "session")[:ROWS_PER_NOTE]
             )
         ]
         self.db.executemany(
@@ -618,27 +618,48 @@ def _exists_dir(memory_dir: str, rel_dir: str) -> bool:
 
 
 def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    """(heading, text) passages: split at headings, then at blank lines and top-level list items,
-    packed back together up to PASSAGE_CHARS. Marker comments and the generated links block
-    are dropped."""
-    out: list[tuple[str, str]] = []
+    """(heading, text) passages of a note (see `split_passages`)."""
+    return [(heading, text) for heading, text, _ in split_passages(body, confirmed)]
+
+
+def split_passages(
+    body: str, confirmed: frozenset[str] = frozenset(), digest: bool = False
+) -> list[tuple[str, str, str]]:
+    """(heading, text, about) passages: split at headings, then at blank lines and top-level
+    list items, packed back together up to PASSAGE_CHARS. Marker comments and the generated
+    links block are dropped. In a session digest (`digest`), a turn's `**About:**` line is taken
+    out of the text whole, before any cut, and given as `about` with every piece of its turn:
+    it finds the turn, and is never the text a prompt is given."""
+    out: list[tuple[str, str, str]] = []
     heading = ""
-    blocks: list[str] = []
+    blocks: list[tuple[str, str]] = []  # (text, about)
 
     def flush() -> None:
         chunk: list[str] = []
+        abouts: list[str] = []
         size = 0
-        for block in (piece for b in blocks for piece in _split_long(b)):
-            if chunk and size + len(block) > PASSAGE_CHARS:
-                out.append((heading, "\n".join(chunk)))
-                chunk, size = [], 0
-            chunk.append(block)
-            size += len(block) + 1
+        for block, about in blocks:
+            for piece in _split_long(block):
+                if chunk and size + len(piece) > PASSAGE_CHARS:
+                    out.append((heading, "\n".join(chunk), " · ".join(dict.fromkeys(abouts))))
+                    chunk, abouts, size = [], [], 0
+                chunk.append(piece)
+                if about:
+                    abouts.append(about)
+                size += len(piece) + 1
         if chunk:
-            out.append((heading, "\n".join(chunk)))
+            out.append((heading, "\n".join(chunk), " · ".join(dict.fromkeys(abouts))))
         blocks.clear()
 
     current: list[str] = []
+    about: list[str] = []
+
+    def close() -> None:
+        if current:
+            blocks.append(("\n".join(current), " · ".join(about)))
+        current.clear()
+        about.clear()
+
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
@@ -655,41 +676,25 @@ def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[s
             continue  # (a links block left open by a hand edit ends at the next heading)
         navigation = False
         if is_heading:
-            if current:
-                blocks.append("\n".join(current))
-                current = []
+            close()
             flush()
             heading = line.lstrip("#").strip()
+            continue
+        if digest and current and line.startswith(notemeta.ABOUT_LINE):
+            about.append(line[len(notemeta.ABOUT_LINE) :].strip())
             continue
         if (
             not stripped
             or line.startswith(("- ", "* ", "+ "))
             or (line[:1].isdigit() and ". " in line[:5])
         ):
-            if current:
-                blocks.append("\n".join(current))
-                current = []
+            close()
             if not stripped:
                 continue
         current.append(line)
-    if current:
-        blocks.append("\n".join(current))
+    close()
     flush()
-    return [(h, t) for h, t in out if t.strip()]
-
-
-def about_apart(passage: str) -> tuple[str, str]:
-    """(the passage without its `**About:**` lines, what they say): the turn's own words are
-    what injection gives; the names and dates a model added are only for finding it."""
-    if notemeta.ABOUT_LINE not in passage:
-        return passage, ""
-    kept, about = [], []
-    for line in passage.split("\n"):
-        if line.startswith(notemeta.ABOUT_LINE):
-            about.append(line[len(notemeta.ABOUT_LINE) :])
-        else:
-            kept.append(line)
-    return "\n".join(kept), " · ".join(about)
+    return [(h, t, a) for h, t, a in out if t.strip()]
 
 
 def _split_long(block: str) -> list[str]:
