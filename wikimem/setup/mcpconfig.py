@@ -37,12 +37,18 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.harness import CLIENTS
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
 from wikimem.setup.changeset import Changes
 from wikimem.setup.install import carry_out
-from wikimem.setup.wiring import SCOPES, InstallError, installed_home, parse_config, qwen_dir
+from wikimem.setup.wiring import (
+    InstallError,
+    check_target,
+    installed_home,
+    parse_config,
+    project_base,
+    qwen_dir,
+)
 
 SERVER = "wikimem"
 
@@ -70,10 +76,7 @@ def server_command(home: Home) -> list[str]:
 
 
 def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
-    if client not in CLIENTS:
-        raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
-    if scope not in SCOPES:
-        raise InstallError(f"unknown scope {scope!r}; expected user or project")
+    check_target(client, scope)
     if client == "opencode":
         base = (
             os.path.abspath(project_dir or os.getcwd())
@@ -85,12 +88,7 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
         plain = os.path.join(base, "opencode.json")
         return jsonc if os.path.exists(jsonc) and not os.path.exists(plain) else plain
     if scope == "project":
-        base = os.path.abspath(project_dir or os.getcwd())
-        if client == "copilot":
-            from wikimem.capture.project import find_repo_root
-
-            found = find_repo_root(base)
-            base = found[0] if found else base
+        base = project_base(client, project_dir)
         sub = {
             "claude": ".mcp.json",
             "codex": ".codex/config.toml",

@@ -115,21 +115,32 @@ COPILOT_HOOKS_FILE = "wikimem.json"
 FLAT = ("cursor", "copilot")  # hooks listed directly under each event, not in matcher groups
 
 
-def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
+def check_target(client: str, scope: str) -> None:
+    """InstallError for a harness or a scope wikimem does not know."""
     if client not in CLIENTS:
         raise InstallError(f"unknown harness {client!r}; expected one of {', '.join(CLIENTS)}")
     if scope not in SCOPES:
         raise InstallError(f"unknown scope {scope!r}; expected user or project")
+
+
+def project_base(client: str, project_dir: str | None) -> str:
+    """The folder a harness reads a project's configs under (`project_dir`, default the cwd)."""
+    base = os.path.abspath(project_dir or os.getcwd())
+    if client == "copilot":
+        # Copilot reads repository configs at the repository's root, from any folder in it
+        from wikimem.capture.project import find_repo_root
+
+        found = find_repo_root(base)
+        base = found[0] if found else base
+    return base
+
+
+def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
+    check_target(client, scope)
     if client == "opencode":
         return opencodeplugin.plugin_path(scope, project_dir)
     if scope == "project":
-        base = os.path.abspath(project_dir or os.getcwd())
-        if client == "copilot":
-            # Copilot reads repository hooks at the repository's root, from any folder in it
-            from wikimem.capture.project import find_repo_root
-
-            found = find_repo_root(base)
-            base = found[0] if found else base
+        base = project_base(client, project_dir)
         sub = {
             "claude": ".claude/settings.json",
             "codex": ".codex/hooks.json",
