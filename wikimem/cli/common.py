@@ -20,6 +20,7 @@ import typer
 
 from wikimem.errors import WikimemError
 from wikimem.home import Home, resolve_home
+from wikimem.utf8 import is_utf8
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -95,11 +96,8 @@ def _not_utf8(kwargs: dict[str, Any]) -> str | None:
     """The name of an argument holding bytes that are not UTF-8 (Python keeps them as lone
     surrogates, which nothing downstream can encode)."""
     for name, value in kwargs.items():
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                return name
+        if isinstance(value, str) and not is_utf8(value):
+            return name
     return None
 
 

@@ -16,6 +16,7 @@ import os
 import sys
 
 from wikimem import __version__
+from wikimem.utf8 import is_utf8
 
 _STATUS_VALUES = ("--home", "--project-dir")
 
@@ -44,18 +45,10 @@ def _status_options(args: list[str]) -> dict[str, str] | None:
             value = rest.pop(0)
         else:
             return None
-        if name in found or not _is_text(value):
+        if name in found or not is_utf8(value):
             return None
         found[name] = value
     return found
-
-
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _status(options: dict[str, str]) -> int | None:

@@ -37,6 +37,8 @@ import anyio.to_thread
 import mcp_types as types
 from mcp.server.stdio import stdio_server
 
+from wikimem.utf8 import is_utf8
+
 MAX_FRAME_BYTES = 8 * 1024 * 1024
 MAX_DIGITS = 400
 PARSE_ERROR = -32700
@@ -91,22 +93,14 @@ def _leading_id(data: bytes) -> object:
         value = json.loads(raw.decode("utf-8"))
     except ValueError:
         return None
-    if isinstance(value, str) and not _is_text(value):
+    if isinstance(value, str) and not is_utf8(value):
         return None
     return value if _valid_id(value) else None
 
 
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _lone_surrogate(value: object, depth: int = 0) -> bool:
     if isinstance(value, str):
-        return not _is_text(value)
+        return not is_utf8(value)
     if depth > 64:
         return False  # the parser's own depth limit has already bounded this
     if isinstance(value, dict):
