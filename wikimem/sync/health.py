@@ -4,8 +4,9 @@ Contract: `summary(home)` is one line for `wikimem status` (or None when sync wa
 `checks(home)` are doctor's checks with a fix for each problem: the last sync failed (and
 since when), a sync was interrupted, notes hold a conflict the next dream will settle (or one
 only a person can: malformed markers), the merge driver points at an interpreter that is gone.
-A `conflict: true` flag left on a note whose markers are gone is no conflict. Both read only; neither touches the network. `flagged_paths(memory_dir)`: the notes whose front matter says
-`conflict: true` (committed or not), found by `git grep`.
+A `conflict: true` flag left on a note whose markers are gone is no conflict.
+`flagged_paths(memory_dir)` is the notes whose front matter says `conflict: true` (committed or
+not), found by `git grep`. All read only; none touches the network.
 """
 
 from __future__ import annotations

@@ -35,9 +35,8 @@ def contested(memory_dir: str) -> list[Contested]:
         text = plainfile.read_text(memory_dir, rel)
         if not text or CONTESTED not in text:
             continue
-        from wikimem.dream.claims import (
-            parse_line,  # only for a note that has a pair: status stays quick
-        )
+        # the claim parser only for a note that has a pair: `status` stays quick
+        from wikimem.dream.claims import parse_line
 
         head = ""
         for line in text.split("\n"):
