@@ -34,6 +34,7 @@ from wikimem.evaluate.report import (  # noqa: E402
     summary_lines,
 )
 from wikimem.evaluate.runner import Backend, Outcome, run_backend, select_cases  # noqa: E402
+from wikimem.evaluate.sets import datafile  # noqa: E402
 
 ENGINE = {"offline": "offline", "model": "scripted"}  # the bench's names -> the engine's
 
@@ -70,6 +71,10 @@ def main() -> int:
         help="which cases to run: main (default), heldout, heldout2, heldout3, heldout4 "
         "(wikimem/evaluate/sets/)",
     )
+    ap.add_argument(
+        "--set-file",
+        help="a case set written as data (a JSON file, docs/eval.md), instead of --set",
+    )
     ap.add_argument("--heldout", action="store_true", help="the same as --set heldout")
     ap.add_argument("--keep", help="build the homes under this directory and keep them")
     ap.add_argument(
@@ -82,7 +87,15 @@ def main() -> int:
         print("--heldout and --set disagree", file=sys.stderr)
         return 2
     case_set = "heldout" if args.heldout else args.case_set or "main"
-    cases, skipped = select_cases(case_set, args.cases)
+    world = sets.world(case_set)
+    if args.set_file:
+        if args.case_set or args.heldout:
+            print("--set-file and --set disagree", file=sys.stderr)
+            return 2
+        world, file_cases, case_set = datafile.load(Path(args.set_file))
+        cases, skipped = select_cases(file_cases, args.cases)
+    else:
+        cases, skipped = select_cases(case_set, args.cases)
     if not cases:
         print("no case matches", file=sys.stderr)
         return 2
@@ -109,7 +122,7 @@ def main() -> int:
                 if not args.json:
                     print(f"  [{name}] {text}", file=sys.stderr, flush=True)
 
-            outcome = run_backend(Backend(ENGINE[name]), cases, work, say, args.reuse)
+            outcome = run_backend(Backend(ENGINE[name]), cases, work, say, args.reuse, world)
             outputs.append((name, outcome))
     finally:
         if tmp is not None:
@@ -118,7 +131,11 @@ def main() -> int:
         data = [as_json(name, o) for name, o in outputs]
         print(json.dumps(data[0] if len(data) == 1 else data, indent=2, ensure_ascii=False))
         return 0
-    label = f", {sets.label(case_set)}" if case_set != "main" else ""
+    label = ""
+    if case_set in sets.NAMES and case_set != "main":
+        label = f", {sets.label(case_set)}"
+    elif case_set not in sets.NAMES:
+        label = f", {case_set} ({args.set_file})"
     print(f"memory evaluation{label} ({machine()})")
     if skipped:
         print(f"skipped (client not supported by this wikimem): {', '.join(skipped)}")

@@ -25,6 +25,7 @@ Prompts and paths may name a project's slug as `{{key}}` (slugs come from the re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from wikimem.evaluate.clients import Edit, Run, Turn
@@ -56,6 +57,17 @@ PROJECTS = (
     Project("dotfiles", "dotfiles-tools", None),
     Project("infra", "infra", "git@github.com:acme/infra.git"),
 )
+
+
+@dataclass(frozen=True)
+class World:
+    """Where a set's cases happen: its repositories and its calendar (day number -> date; a
+    dream after each day; the questions asked on `question_day`). The Python sets share the
+    default one; a data-file set brings its own."""
+
+    projects: tuple[Project, ...] = PROJECTS
+    days: Mapping[int, str] = field(default_factory=lambda: dict(DAYS))
+    question_day: str = DAYS[QUESTION_DAY]
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem import gitrun
-from wikimem.evaluate.cases import DAYS, PROJECTS, QUESTION_DAY, Case, Cli, Session
+from wikimem.evaluate.cases import Case, Cli, Session, World
 from wikimem.evaluate.clients import CLIENTS, Turn
 
 # The directory holding this wikimem package: the commands replayed run this same code.
@@ -100,8 +100,10 @@ class Replayer:
         dream_args: list[str],
         dream_env: dict[str, str],
         dream_settings: dict[str, str | int] | None = None,
+        world: World | None = None,
     ) -> None:
         self.work = work
+        self.world = world or World()
         self.cases = cases
         self.dream_args = dream_args
         self.dream_env = dream_env
@@ -117,7 +119,7 @@ class Replayer:
         (self.work / "userhome").mkdir(parents=True, exist_ok=True)
         from wikimem.capture.project import project_slug
 
-        for p in PROJECTS:
+        for p in self.world.projects:
             repo = self.work / "repos" / p.directory
             repo.mkdir(parents=True, exist_ok=True)
             made = [gitrun.run(str(repo), "init", "-q")]
@@ -210,13 +212,13 @@ class Replayer:
                     self.replay_session(item)
                 elif isinstance(item, Cli):
                     self.cli(item.project, [self.fill(a) for a in item.args])
-        self._redate(before, DAYS[day])
+        self._redate(before, self.world.days[day])
         out = self.cli(None, ["dream", "--json", *self.dream_args], self.dream_env)
         try:
             result = json.loads(out) if out.strip() else {}
         except ValueError:
             result = {"unparsed": out[-500:]}
-        result["day"] = DAYS[day]
+        result["day"] = self.world.days[day]
         self.run.dreams.append(result)
 
     def ask(self) -> None:
@@ -232,7 +234,7 @@ class Replayer:
             out = self.hook(q.client, q.project, payloads[1])
             answer.prompt = spec.injected(out) if spec.prompt_injects else ""
             self.run.answers[case.id] = answer
-        self._redate(before, DAYS[QUESTION_DAY])
+        self._redate(before, self.world.question_day)
 
     def replay(self, progress: Callable[[str], None] | None = None) -> Run:
         self.setup()
@@ -240,7 +242,7 @@ class Replayer:
         for d in days:
             self.day(d)
             if progress:
-                progress(f"day {d} ({DAYS[d]}) replayed and dreamed")
+                progress(f"day {d} ({self.world.days[d]}) replayed and dreamed")
         self.ask()
         errors = Path(self.home) / "state" / "errors.log"
         if errors.exists():

@@ -29,7 +29,7 @@ from wikimem.config import Config, DreamConfig
 from wikimem.dream import BACKENDS, resolve
 from wikimem.errors import WikimemError
 from wikimem.evaluate import scoring, sets
-from wikimem.evaluate.cases import Case, Session
+from wikimem.evaluate.cases import Case, Session, World
 from wikimem.evaluate.replay import Replayer, Run, load_run, save_run
 from wikimem.evaluate.report import CaseResult, categories, score, summarise
 from wikimem.evaluate.scripted_model import MessagesServer, ScriptedModel
@@ -103,14 +103,15 @@ class Outcome:
 
 
 def select_cases(
-    case_set: str = "main", pattern: str | None = None
+    case_set: str | list[Case] = "main", pattern: str | None = None
 ) -> tuple[list[Case], list[str]]:
-    """(the cases to run, the ids skipped because this wikimem does not support their client);
-    `pattern` keeps only cases whose id or category contains it."""
+    """(the cases to run, the ids skipped because this wikimem does not support their client)
+    of a set by name or of a list of cases; `pattern` keeps only cases whose id or category
+    contains it."""
     from wikimem.harness import CLIENTS as SUPPORTED
 
     cases, skipped = [], []
-    for case in sets.build(case_set):
+    for case in sets.build(case_set) if isinstance(case_set, str) else case_set:
         if pattern and pattern not in case.id and pattern not in case.category:
             continue
         if case.needs_client and case.needs_client not in SUPPORTED:
@@ -147,9 +148,10 @@ def run_backend(
     work: Path,
     progress: Callable[[str], None] | None = None,
     reuse: bool = False,
+    world: World | None = None,
 ) -> Outcome:
     """Replay `cases` under `work` with `backend` and score them (`reuse`: score the run saved
-    under `work` again, without replaying)."""
+    under `work` again, without replaying); `world` is the set's repositories and calendar."""
     started = time.perf_counter()
     cpu_before = _cpu()
     model_stats: dict[str, Any] | None = None
@@ -159,12 +161,13 @@ def run_backend(
         stats = work / "model.json"
         model_stats = json.loads(stats.read_text()) if stats.exists() else None
     elif backend.name == "offline":
-        run = Replayer(work, cases, ["--backend", "offline"], {}).replay(progress)
+        run = Replayer(work, cases, ["--backend", "offline"], {}, world=world).replay(progress)
     elif backend.name == "scripted":
         model = ScriptedModel(scripted_turns(cases))
         with MessagesServer(model) as server:
             env = {"ANTHROPIC_API_KEY": "scripted-model-key", "ANTHROPIC_BASE_URL": server.url}
-            run = Replayer(work, cases, ["--backend", "anthropic"], env).replay(progress)
+            replayer = Replayer(work, cases, ["--backend", "anthropic"], env, world=world)
+            run = replayer.replay(progress)
         model_stats = model.stats.as_dict()
         (work / "model.json").write_text(json.dumps(model_stats, indent=1))
     else:
@@ -175,6 +178,7 @@ def run_backend(
             ["--backend", backend.name],
             model_environment(backend.environ),
             {**settings, "backend": backend.name},
+            world,
         )
         run = replayer.replay(progress)
     if not reuse:

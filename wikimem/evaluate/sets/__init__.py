@@ -8,14 +8,17 @@
   - `heldout4`: 20 cases written blind (without reading the judgment code or any evaluation
     output) as a second final check.
 
-A set is built only when asked for (`build(name)`): the sets are large literal tables.
+A set is built only when asked for (`build(name)`): the sets are large literal tables. A set
+written as data (`datafile`, a JSON file beside this module) brings its own repositories and
+calendar (`world(name)`).
 """
 
 from __future__ import annotations
 
 from importlib import import_module
+from pathlib import Path
 
-from wikimem.evaluate.cases import Case
+from wikimem.evaluate.cases import Case, World
 
 # name -> (module, builder, what a report calls it)
 _SETS = {
@@ -35,5 +38,20 @@ def label(name: str) -> str:
 def build(name: str) -> list[Case]:
     """The cases of set `name` (KeyError for a name not in `NAMES`)."""
     module, builder, _ = _SETS[name]
+    if module.endswith(".json"):
+        return _from_file(module)[1]
     cases: list[Case] = getattr(import_module(f"wikimem.evaluate.sets.{module}"), builder)()
     return cases
+
+
+def world(name: str) -> World:
+    """The repositories and calendar of set `name`."""
+    module = _SETS[name][0]
+    return _from_file(module)[0] if module.endswith(".json") else World()
+
+
+def _from_file(file: str) -> tuple[World, list[Case]]:
+    from wikimem.evaluate.sets import datafile
+
+    w, cases, _ = datafile.load(Path(__file__).with_name(file))
+    return w, cases
