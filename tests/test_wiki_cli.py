@@ -70,7 +70,8 @@ def test_remember_with_explicit_path_and_project(home: Path) -> None:
     assert (
         wikimem("remember", "Deploys go out on Tuesdays", "--project", "acme-web").returncode == 0
     )
-    assert (home / "memory" / "projects" / "acme-web" / "facts.md").exists()
+    kept = (home / "memory" / "projects" / "acme-web").glob("*.md")
+    assert any("Deploys go out on Tuesdays" in p.read_text() for p in kept)
 
 
 def test_remember_bad_path_is_one_line_error(home: Path) -> None:
@@ -81,9 +82,26 @@ def test_remember_bad_path_is_one_line_error(home: Path) -> None:
 
 
 def test_remember_redacts_a_secret(home: Path) -> None:
-    wikimem("remember", "The deploy token is ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789")
+    wikimem(
+        "remember",
+        "The deploy token is ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789 and rotates monthly",
+    )
     text = (home / "memory" / "general" / "notes.md").read_text()
     assert "[REDACTED:github_token]" in text and "ghp_abc" not in text
+
+
+def test_remember_refuses_a_line_that_only_held_a_secret(home: Path) -> None:
+    """Redacted, "The deploy token is [REDACTED…]" says nothing: no claim is made of it."""
+    proc = wikimem("remember", "The deploy token is ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789")
+    assert proc.returncode == 1 and "a secret and nothing else" in proc.stderr
+    assert "ghp_abc" not in proc.stderr
+    assert not (home / "memory" / "general" / "notes.md").exists()
+
+
+def test_remember_refuses_a_question(home: Path) -> None:
+    proc = wikimem("remember", "which port does the orders service use")
+    assert proc.returncode == 1 and "a question" in proc.stderr
+    assert not list((home / "memory").rglob("notes.md"))
 
 
 def test_forget(home: Path) -> None:

@@ -215,6 +215,34 @@ def record_past(body: str, texts: Iterable[str], day: str) -> str:
     return "\n".join([*rest, "", *past]) + "\n"
 
 
+_RETRACTED_PREFIX = "<!-- wikimem:retracted "
+# Words a retraction names its subject with that say nothing of which subject it is.
+_GENERIC_TARGET = frozenset(
+    "thing things whole bit part rule rules stuff note notes business idea step".split()
+)
+
+
+def record_retracted(body: str, target: str, day: str) -> str:
+    """`body` with a hidden line saying that what `target` names was retracted on `day`
+    (`<!-- wikimem:retracted DAY TARGET -->`), when no living claim said it: recall leaves out
+    the older digests that do. The newest `MAX_PAST` are kept."""
+    words = [w for w in re.findall(r"[\w.@/-]+", target.lower()) if w not in _GENERIC_TARGET]
+    words = [w for w in words if w not in ("the", "that", "this", "a", "an", "our", "my")]
+    if not words:
+        return body
+    text = " ".join(words).replace("--", "- -")
+    lines = body.rstrip("\n").split("\n")
+    kept = [ln for ln in lines if not ln.startswith(_RETRACTED_PREFIX)]
+    marks = [ln for ln in lines if ln.startswith(_RETRACTED_PREFIX)]
+    mark = f"{_RETRACTED_PREFIX}{day} {text} -->"
+    if mark in marks:
+        return body
+    marks = [*marks, mark][-MAX_PAST:]
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return "\n".join([*kept, "", *marks]) + "\n"
+
+
 def past_claims(body: str) -> list[str]:
     """The texts `record_past` keeps in a body."""
     out = []
@@ -274,6 +302,8 @@ def fold(
     today: str,
     same: Callable[[str, str], bool] | None = None,
     change: bool = False,
+    plain: bool = False,
+    said: str = "",
 ) -> Folded:
     """`body` with `claim` in it: replacing the claim it supersedes (by `verdict`, or by `same`
     when given); when the rules cannot tell whether it replaces one, put above it with the
@@ -285,9 +315,9 @@ def fold(
         if same is not None:
             found = SAME if same(claim.text, existing.text) else DIFFERENT
         else:
-            found = (
-                SAME if same_label(claim, existing) else verdict(claim.text, existing.text, change)
-            )
+            found = verdict(claim.text, existing.text, change, plain, said)
+            if found is not SAME and not plain and same_label(claim, existing):
+                found = SAME
         if found is SAME:
             target = i  # the latest matching line is the one in force
         elif found is UNSURE:
@@ -384,8 +414,28 @@ def same_label(new: Claim, old: Claim) -> bool:
     a, b = new.subject.strip().lower(), old.subject.strip().lower()
     if not a or a != b:
         return False
+    if verdict(new.text, strip_history(old.text)) is DIFFERENT and _guessed(new, old):
+        return False  # a label guessed from vocabulary is no evidence against the words
     family = next((c for c, (label, _) in CATEGORIES.items() if label.lower() == b), None)
-    return family is None or key_of(strip_history(old.text)).category == family
+    if family is None:
+        return True
+    # A tool family's label joins two claims only when both choose in that family: "We use
+    # Podman" and "Docker Desktop is capped at 6 GB" are not one subject.
+    return all(
+        (k := key_of(strip_history(t))).category == family and k.normative and bool(k.favours)
+        for t in (new.text, old.text)
+    )
+
+
+def _guessed(new: Claim, old: Claim) -> bool:
+    """Both labels are what wikimem would have made of the words (not a person's own)."""
+    from wikimem.dream.subjects import subject_label
+
+    return all(
+        c.subject.strip().lower() in ("", subject_label(strip_history(c.text)).lower())
+        or c.provenance is not None
+        for c in (new, old)
+    )
 
 
 def _change_date(text: str, default: str) -> str:
@@ -420,12 +470,16 @@ def drop_lines(body: str, drop: Iterable[int]) -> str:
     return "\n".join(out)
 
 
-def remove_superseded(body: str, claim: Claim, change: bool = False) -> tuple[str, list[str]]:
+def remove_superseded(
+    body: str, claim: Claim, change: bool = False, plain: bool = False, said: str = ""
+) -> tuple[str, list[str]]:
     """`body` without the claims `claim` supersedes (for notes other than the one it goes in)."""
     drop: list[int] = []
     removed: list[str] = []
     for i, existing in (*claims_in(body), *contested_lines(body)):
-        if verdict(claim.text, existing.text, change) is SAME or same_label(claim, existing):
+        if verdict(claim.text, existing.text, change, plain, said) is SAME or (
+            not plain and same_label(claim, existing)
+        ):
             removed.append(existing.text)
             drop.append(i)
     if not removed:
@@ -450,8 +504,12 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
         ]
         return content_terms(text) | content_terms(" ".join(parts))
 
-    want = terms(target)
+    want = terms(target) - _GENERIC_TARGET - {"everyth", "everything", "anyth", "someth"}
     named = " ".join(target.lower().split()).strip(" .")
+    # "pg-stg-03 is retired": an identifier names the claims that hold it, as a word of theirs
+    idents = [
+        t for t in re.findall(r"[\w.@/-]+", target) if re.search(r"\d|\w[./-]\w", t) and len(t) >= 4
+    ]
     if not want and not named:
         return body, []
     drop: list[int] = []
@@ -461,7 +519,15 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
             removed.append(existing.text)  # the subject itself was named
             drop.append(i)
             continue
-        have = terms(existing.subject + " " + strip_history(existing.text))
+        current = strip_history(existing.text)
+        if idents and all(
+            re.search(r"(?<![\w-])" + re.escape(t) + r"(?![\w-])", current, re.IGNORECASE)
+            for t in idents
+        ):
+            removed.append(existing.text)
+            drop.append(i)
+            continue
+        have = terms(existing.subject + " " + current)
         shared = want & have
         if shared and (len(shared) >= 2 or len(shared) / len(want) >= 0.5):
             removed.append(existing.text)

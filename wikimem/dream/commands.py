@@ -189,8 +189,28 @@ def merge_table(existing: str, runs: dict[str, Row]) -> str | None:
         return None
     kept.sort(key=lambda r: (-r.ok, r.command))
     lines = [*HEADER]
-    lines += [
-        f"| `{r.command.replace('|', chr(92) + '|')}` | {r.kind} | {r.ok} | {r.failed} | {r.last or '-'} |"
-        for r in kept[:MAX_ROWS]
-    ]
+    lines += [_row_line(r) for r in kept[:MAX_ROWS]]
     return "\n".join(lines)
+
+
+def drop_tool(existing: str, tool: str) -> str | None:
+    """The table without the rows whose command runs `tool` ("we moved off uv" leaves no `uv
+    sync` row as a command that works); None when no row is left."""
+    rows = parse_table(existing)
+    kept = [
+        r
+        for r in rows.values()
+        if not re.match(rf"^(?:\S+=\S+\s+)*{re.escape(tool)}(?:\s|$)", r.command, re.IGNORECASE)
+    ]
+    if len(kept) == len(rows):
+        return existing.strip()
+    if not kept:
+        return None
+    return "\n".join([*HEADER, *(_row_line(r) for r in kept)])
+
+
+def _row_line(r: Row) -> str:
+    return (
+        f"| `{r.command.replace('|', chr(92) + '|')}` | {r.kind} | {r.ok} | {r.failed} | "
+        f"{r.last or '-'} |"
+    )

@@ -58,7 +58,8 @@ _RELATIVE = re.compile(
     r"(?P<lastnight>last night)|"
     r"(?:(?P<on>on) )?(?P<which>last|next|this (?:past|coming)|this) (?P<wd>" + _WEEKDAY + r")|"
     r"(?P<on2>on) (?P<wd2>" + _WEEKDAY + r")|"
-    r"(?:(?<=since )|(?<=as of )|(?<=until )|(?<=from ))(?P<wd3>" + _WEEKDAY + r")|"
+    r"(?:(?<=since )|(?<=as of )|(?<=from ))(?P<wd3>" + _WEEKDAY + r")|"
+    r"(?:(?<=until )|(?<=till )|(?<=through )|(?<=by ))(?P<wd4>" + _WEEKDAY + r")|"
     r"(?P<ago_n>" + _COUNT + r") (?P<ago_unit>days?|weeks?|months?|years?) ago|"
     r"(?P<lastunit>last|next|this) (?P<unit>week|month|year|weekend)|"
     r"(?P<md_month>" + _MONTH + r")[a-z]*\.? (?P<md_day>\d{1,2})(?:st|nd|rd|th)?(?!\d|,? \d{4}|:)|"
@@ -156,15 +157,17 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
             return iso(day)
         if m["lastnight"]:
             return f"on the night of {iso(ref - timedelta(days=1))}"
-        if m["wd"] or m["wd2"] or m["wd3"]:
-            name = (m["wd"] or m["wd2"] or m["wd3"]).lower()
+        if m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]:
+            # "until Friday": the end of something still going on is ahead
+            future_here = future or bool(m["wd4"])
+            name = (m["wd"] or m["wd2"] or m["wd3"] or m["wd4"]).lower()
             weekday = WEEKDAYS.index(name)
             which = (m["which"] or "").lower()
             if (
                 which.startswith("next")
                 or which == "this coming"
-                or (not which and future)
-                or (which == "this" and future)
+                or (not which and future_here)
+                or (which == "this" and future_here)
             ):
                 day = _weekday_after(ref, weekday)
             else:
@@ -210,6 +213,6 @@ def resolve(text: str, ref: date | None, keep_words: bool = False) -> str:
 
 
 _AFTER_A_PREPOSITION = re.compile(
-    r"\b(since|as of|until|till|from|before|after|by) (?:on|in) (?=(?:the week of )?\d{4}-)",
+    r"\b(since|as of|until|till|through|from|before|after|by) (?:on|in) (?=(?:the week of )?\d{4}-)",
     re.IGNORECASE,
 )

@@ -79,6 +79,8 @@ def _unnoticed(body: str) -> str:
 
 
 Listing = Callable[[str], list[str]]
+# Notes whose lines a dream keeps from what happened, not claims a person can retract.
+_NOT_CLAIM_NOTES = ("/pitfalls.md", "/commands.md", "/overview.md")
 
 
 def _set_section(body: str, name: str, inside: str, default_body: str) -> str:
@@ -269,13 +271,13 @@ class OfflineBackend:
             note = notes.existing(other)
             if note is None:
                 continue
-            body, removed = claims.remove_superseded(note.body, claim, st.change)
+            body, removed = claims.remove_superseded(note.body, claim, st.change, said=st.said)
             if removed:
                 self._changed(work, note, body)
         if place.kind != "profile" and project:
             self._supersede_in_profile(work, notes, claim, project)
         note = notes.get(place.path, place.title, place.kind, [])
-        folded = claims.fold(note.body, claim, today=day, change=st.change)
+        folded = claims.fold(note.body, claim, today=day, change=st.change, said=st.said)
         if folded.changed:
             self._changed(work, note, folded.body)
         work.claims.append((place.path, st.text))
@@ -325,16 +327,44 @@ class OfflineBackend:
             return
         target = dates.resolve(st.target, _date(day))
         prefixes = ["profile/"] + ([f"projects/{project}/"] if project else ["general/"])
+        found = False
         for prefix in prefixes:
             for path in notes.under(prefix):
-                if "/sessions/" in path:
-                    continue
+                if "/sessions/" in path or path.endswith(_NOT_CLAIM_NOTES):
+                    continue  # a pitfall or a command row is not what a person retracts
                 note = notes.existing(path)
                 if note is None:
                     continue
                 body, removed = claims.retract(note.body, target, day)
                 if removed:
+                    found = True
                     self._changed(work, note, body)
+        if project:
+            self._retract_commands(work, notes, target, project)
+            if not found:
+                # Nothing living said it (it stayed in a digest): the retraction is recorded
+                # all the same, so recall stops giving the older digests that say it.
+                note = notes.get(
+                    f"projects/{project}/overview.md", f"{project} overview", "project", [project]
+                )
+                body = claims.record_retracted(note.body, target, day)
+                if body != note.body:
+                    self._changed(work, note, body)
+
+    def _retract_commands(
+        self, work: SessionWork, notes: NoteSet, target: str, project: str
+    ) -> None:
+        """ "we've moved off uv": the command rows that run uv are no longer how it is done."""
+        tool = target.strip().strip("`").lower()
+        if not re.fullmatch(r"[a-z][\w.+-]{1,30}", tool):
+            return
+        note = notes.existing(f"projects/{project}/commands.md")
+        found = digest.section(note.body, "commands") if note else None
+        if note is None or found is None:
+            return
+        table = commands.drop_tool(found[1], tool)
+        if table is not None and table != found[1].strip():
+            self._changed(work, note, _set_section(note.body, "commands", table, note.body))
 
     def _changed(self, work: SessionWork, note: WorkingNote, body: str) -> None:
         if body == note.body:

@@ -34,7 +34,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import date
 
-from wikimem.dream import dates
+from wikimem.dream import dates, durable, paste
 
 MAX_STATEMENT = 300
 
@@ -60,7 +60,7 @@ _CLAUSE_REQUEST = re.compile(
     re.IGNORECASE,
 )
 _LEAD_FILLER = re.compile(
-    r"^(?:(?:by the way|btw|fyi|oh and|oh|also|and|so|ok(?:ay)?|alright|actually|just so you know|"
+    r"^(?:(?:by the way|btw|fyi|fwiw|tbh|imo|imho|ngl|oh and|oh|also|and|so|ok(?:ay)?|alright|actually|just so you know|"
     r"heads up|quick note|one more thing|for context|for your information|hey|hi|looks good|"
     r"great|thanks|thank you|cool|nice|perfect)[,:!.]?\s+)+",
     re.IGNORECASE,
@@ -234,6 +234,7 @@ _WORKING_STYLE = re.compile(
     r"run (?:it|them|that|things) by me|(?:in )?everything you write|when you write|"
     r"your (?:writing|commit messages|code comments|pull requests|prs|pr descriptions|shell)|"
     r"commit (?:msgs|messages|subjects|style)|subject lines?|pr descriptions|code comments|"
+    r"bullets?(?: points?)? max|answer length|(?:answers?|replies|reply) (?:length|style|format)|"
     r"my (?:own |usual |default |favou?rite )?(?:mergetool|difftool|editor|ide|terminal|shell|"
     r"prompt|font|theme|keyboard|layout|browser|dotfiles|setup|workflow|machine|laptop|tmux|"
     r"tmux session|git ?config|aliases|calendar|pythons?|python installs?|node versions?|"
@@ -256,7 +257,16 @@ _EVERYWHERE_PHRASE = (
     r"across (?:(?:all|my|our) )*(?:projects|repos|repositories|codebases|services)|"
     r"whatever the (?:project|repo)|no matter (?:the|which|what) (?:project|repo)|"
     r"in any (?:project|repo)|wherever i work|everywhere i (?:work|code|go)|across the board|"
-    r"whenever i (?:code|work))"
+    r"whenever i (?:code|work)|"
+    # what the person owns, touches or makes, wherever it is: "for all my PRs", "every commit
+    # I make", "anything under my name", "everything I touch", "any language", "not only here"
+    r"(?:(?:for|in|on|to|across|with) )?all (?:of )?my (?:own )?[\w+#.-]+(?: [\w+#.-]+)?|"
+    r"(?:every|each|any) [\w+#.-]+(?: [\w+#.-]+)? i (?:make|write|open|push|create|"
+    r"touch|own|ship|start|sign|author|review|send)|anything (?:under|with) my name|"
+    r"anything i (?:own|write|touch|make|ship|push)|everything i (?:touch|write|make|own|"
+    r"ship|push|commit|do)|(?:any|every|each) (?:programming )?language|"
+    r"not (?:just|only) (?:here|this (?:repo|project|one)|in this (?:repo|project))|"
+    r"anywhere|wherever|on every machine|on all my machines)"
 )
 _EVERYWHERE = re.compile(r"\b" + _EVERYWHERE_PHRASE + r"\b", re.IGNORECASE)
 # "In all my Python repos, type-check with mypy", "for every Python project of mine, use
@@ -412,6 +422,8 @@ class Statement:
     explicit: bool = False
     target: str = ""  # for a retraction: what to forget ("" = the statement just before)
     change: bool = False  # said as a change ("… now", "no longer …"): words `clean` drops
+    until: str = ""  # a temporary state's last day (YYYY-MM-DD): not true after it
+    said: str = ""  # the sentence it came from: evidence of what it replaces
 
 
 _RULE_WORDS = ("always", "never")
@@ -474,7 +486,8 @@ def clean(sentence: str, said_on: date | None = None) -> str:
     s = re.sub(r",?\s+(?:please|pls|plz|thanks|thank you)[.!]?$", "", s, flags=re.IGNORECASE)
     s = re.sub(r",?\s+(?:please|pls|plz)\s+(?=\()", " ", s, flags=re.IGNORECASE)
     s = re.sub(
-        r",?\s+(?:from now on|going forward|from here on(?: out)?|for good)(?=[.!]?$)",
+        r",?\s+(?:from now on|going forward|moving forward|from here on(?: out)?|for good)"
+        r"(?=[.!,;]|$)",
         "",
         s,
         flags=re.IGNORECASE,
@@ -507,7 +520,12 @@ def _scope(kind: str, sentence: str, in_project: bool, said: str = "") -> str:
         return "profile"
     if in_project and _PROJECT_ANCHOR.search(sentence):
         return "project"
-    if _PERSONAL.search(sentence) or _HABIT.match(sentence) or _WORKING_STYLE.search(sentence):
+    if (
+        _PERSONAL.search(sentence)
+        or _HABIT.match(sentence)
+        or _WORKING_STYLE.search(sentence)
+        or (said and _WORKING_STYLE.search(said) and not _PROJECT_ANCHOR.search(said))
+    ):
         return "profile"
     if in_project:
         return "project"
@@ -672,15 +690,54 @@ def _rewrite_reported_change(clause: str) -> str:
     )
 
 
-def _clauses(sentence: str) -> list[str]:
+# A clause that opens with its own subject and verb ("the new ledger svc grabbed 12111",
+# "4000 clashed with grafana", "docker's out for that"); not a continuation ("same user",
+# "never npm", "which …", "not 90").
+_INDEPENDENT = re.compile(
+    r"^(?!(?:which|that|who|where|when|not|never|no|only|and|but|or|so|then|since|because|as|"
+    r"instead|rather|except|including|e\.g|i\.e)\b)"
+    r"(?:(?:the|a|an|our|my|their|its|his|her|this|that|these|those)\s+)?"
+    r"[\w.@/'-]+(?:\s+[\w.@/-]+){0,4}?(?:'s|'re)?\s*"
+    r"(?:'s\b|\b(?:is|are|was|were|has|have|had|got|gets|\w+ed|runs|lives|listens|owns|uses|"
+    r"goes|needs|takes|holds|wins|points|sits|keeps|does|says|means|stays|grabbed|took|broke|"
+    r"went|came|ran|won|lost)\b)",
+    re.IGNORECASE,
+)
+# "bake that into the template", "do it in the worker": an order about what was just said
+_VERB_THAT = re.compile(r"^[a-z]+ (?:that|it|this|them|those)\b(?! (?:is|are|was|were)\b)", re.I)
+_REPORTED_MOVE = re.compile(
+    r"^(?:(?:they|someone|somebody|ops|platform|infra|it|the team|[A-Z][\w-]*)\s+)?"
+    r"(?:'ve\s+|have\s+|has\s+|just\s+)?(?P<verb>moved|migrated|switched|changed|bumped|"
+    r"re-?pointed|relocated|shifted)\s+(?:the\s+|our\s+)?(?P<what>[\w.@/-]+(?:\s+[\w.@/-]+){0,3}?)"
+    r"\s+(?:over\s+)?to\s+(?P<to>\S+(?:\s+\S+){0,3})$",
+    re.IGNORECASE,
+)
+
+
+def _rewrite_reported_move(clause: str) -> str:
+    """ "they moved stripe-mock to 12140" → "Stripe-mock was moved to 12140": what is true
+    afterwards, whoever did it."""
+    m = _REPORTED_MOVE.match(_LEAD_FILLER.sub("", clause.strip()).rstrip("."))
+    if not m or m["what"].lower() in ("it", "them", "that", "this", "us", "me"):
+        return clause
+    return f"{m['what']} was {m['verb'].lower()} to {m['to']}"
+
+
+def _clauses(sentence: str, standing: bool = False) -> list[str]:
     """A sentence as its statements: requests and commentary cut off, rules and "my X is …"
-    clauses taken apart, two verbs of one subject made two statements."""
+    clauses taken apart, two verbs of one subject made two statements. `standing`: a lead
+    ("from now on", "for all my PRs:") made the sentence a rule, whatever verb opens it."""
     whole = sentence
     sentence = _CLAUSE_REQUEST.sub("", sentence).strip()
     pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sentence) if p.strip()]
     if not pieces:
         return []
-    if len(pieces) > 1 and _REQUEST.match(pieces[0]) and not _RULE_PIECE.match(pieces[0]):
+    if (
+        len(pieces) > 1
+        and not standing
+        and _REQUEST.match(pieces[0])
+        and not _RULE_PIECE.match(pieces[0])
+    ):
         # "add request logging to the bff, and since … the logger is zerolog, use it"
         all_pieces = [p.strip() for p in _CLAUSE_SPLIT.split(whole) if p.strip()]
         return [m["s"] for p in all_pieces[1:] if (m := _REASON.match(p))]
@@ -697,7 +754,9 @@ def _clauses(sentence: str) -> list[str]:
             out[-1] = f"{out[-1]}, {piece}"  # "before you finish, run X": the rule itself
             leading_condition = False
             continue
-        if _REQUEST.match(task) and not _RULE_PIECE.match(task):
+        if (
+            _REQUEST.match(task) or durable.is_request(task) or _VERB_THAT.match(task)
+        ) and not _RULE_PIECE.match(task):
             if _CONDITION.search(task) and _PRONOUN_OBJECT.search(task):
                 out[-1] = f"{out[-1]}, {piece}"  # "so ping her before changing tokens"
                 continue
@@ -713,13 +772,23 @@ def _clauses(sentence: str) -> list[str]:
         ):
             out.append(task)
             continue
-        if _OWN_CLAUSE.match(piece) or _HABIT.match(piece):
+        if (
+            _OWN_CLAUSE.match(piece)
+            or _HABIT.match(piece)
+            or (
+                _INDEPENDENT.match(piece)
+                and not _NORMATIVE.search(out[-1])  # "never X, everything goes via Y": one rule
+                and not re.match(r"(?:everything|all|every|each)\b", piece, re.I)
+            )
+        ):
+            # a clause with a subject and a verb of its own is a statement of its own ("…,
+            # the new ledger svc grabbed 12111"): judged apart, never glued to the one before
             out.append(piece)
             continue
         out[-1] = f"{out[-1]}, {piece}"
     split: list[str] = []
     for clause in (piece for c in out for piece in _CONJ_RULES.split(c)):
-        clause = _rewrite_reported_change(clause)
+        clause = _rewrite_reported_move(_rewrite_reported_change(clause))
         m = _COMPOUND.match(clause)
         if m and not _CONDITION.search(m["first"]):
             subject = m["subject"]
@@ -755,7 +824,8 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         r"(?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",
         # "safari 15 is off the table", "that caveat doesn't apply any more"
         r"^(?:that |the )?(?P<target>[^,;:]{3,80}?)(?: caveat| rule| note| warning| constraint)? "
-        r"(?:is|are) (?:off the table|moot|no longer (?:a (?:thing|concern|requirement|issue|"
+        r"(?:is|are) (?:off the table|moot|overkill|unnecessary|pointless|not needed|"
+        r"not necessary|no longer (?:a (?:thing|concern|requirement|issue|"
         r"constraint)|needed|required|relevant|true|valid))(?:[,;:]\s*(?P<rest>.+))?$",
         r"^(?:that |the )?(?P<target>[^,;:]{3,80}?) (?:caveat|rule|note|warning|constraint|thing|bit) "
         r"(?:was|is) (?:from|about|for) (?:the )?(?:old|previous|former|earlier)\b[^,;:]*"
@@ -799,7 +869,7 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
         target = next((m[g] for g in _TARGET_GROUPS if m[g]), "").strip()
         rest = next((m[g] for g in _REST_GROUPS if m[g]), "").strip()
         rest = _CORRECTION_LEAD.sub("", rest)
-        if _REQUEST.match(rest):
+        if _REQUEST.match(rest) and isinstance(durable.judge(rest), durable.Silent):
             rest = ""  # "…, fix it" says what to do, not what is true
         if target and _IT_IS.match(rest):
             # "scratch that about the webhook var: it's X" says "the webhook var is X"
@@ -821,7 +891,9 @@ def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
                 named = f"{named} {m['what'].strip()}"  # what it no longer is names the claim
             target = re.sub(r"^(?:the|that|our|my|this) ", "", named, flags=re.I)
             rest = _CORRECTION_LEAD.sub("", (m["rest"] or "").strip())
-            if _REQUEST.match(rest) or _CLAUSE_TASK.match(rest):
+            if (_REQUEST.match(rest) or _CLAUSE_TASK.match(rest)) and isinstance(
+                durable.judge(rest), durable.Silent
+            ):
                 rest = ""  # "…, remove the lock check from the deploy job" is a task
             return Statement("retraction", sentence, scope, target=target), rest
     return None, ""
@@ -830,18 +902,49 @@ def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
 _CLAUSE_TASK = re.compile(r"^(?:so |and |then |just )*(?:" + _TASK_VERBS + r")\b", re.IGNORECASE)
 
 
+_APPLIES_TO = re.compile(
+    r"^(?:and |also )?(?:that|this|same|the same|it|these|those|all (?:of )?that|both|same deal)"
+    r"(?:'s| is)?\s*(?:goes|applies|holds|counts|stands|is true|is the rule)?\s*"
+    r"(?:for|to|in|across|everywhere|anywhere|wherever)\b",
+    re.IGNORECASE,
+)
+
+
 def extract(
     text: str, said_on: date | None = None, in_project: bool = True, *, asked: bool = False
 ) -> list[Statement]:
-    """The statements of `text`. With `asked` (`wikimem remember`, an MCP write), the person
-    asked for all of it to be remembered: every clause that is not a request or a question is
-    kept, recognised or not."""
+    """The statements of `text`, only those surely durable (`durable.judge`). With `asked`
+    (`wikimem remember`, an MCP write), the person asked for it to be remembered: an
+    imperative is a standing rule and a plain statement a fact, but a question, a guess or a
+    task for now is still no claim. What a prompt pasted (a page, a log, a quoted block) is
+    not the person speaking (`paste.own_words`)."""
     out: list[Statement] = []
+    if not asked:
+        text = paste.own_words(text)
     text = _fix_rule_typos(text)
     if _QUOTED_CHAT.match(text.lstrip()):
         return out  # a pasted conversation: the digest keeps it, it is no one's claim here
+    before = 0  # where the previous sentence's statements start in `out`
     for raw in sentences(text):
         found = len(out)
+        if (
+            _APPLIES_TO.match(_LEAD_FILLER.sub("", raw).strip())
+            and everywhere(raw)
+            and ":" not in raw
+            and before < found
+        ):
+            # "… show me a plan first. that goes for every repo I work in": the sentence before
+            # holds for all the person's work
+            out[before:found] = [
+                replace(
+                    st, scope="profile", kind="preference" if st.kind == "convention" else st.kind
+                )
+                if st.kind != "retraction"
+                else st
+                for st in out[before:found]
+            ]
+            continue
+        before = found
         _read_sentence(raw, out, said_on, in_project, asked)
         if len(out) == found:
             # Nothing read the usual way: what follows a frame and a colon may still hold
@@ -866,6 +969,16 @@ def _read_sentence(
         out.append(retraction)
         if not rest or _PRONOUN_LEAD.match(rest) or re.match(r"^that\b", rest, re.I):
             return
+        if retraction.target:
+            # "pg-stg-03 is retired, pg-stg-07 replaces it": "it" is what was retracted
+            rest = re.sub(
+                r"\b(replaces|replaced|replacing|instead of|supersedes|takes over from|"
+                r"took over from) (?:it|them|that)\b",
+                lambda m: f"{m.group(1)} {retraction.target}",
+                rest,
+                count=1,
+                flags=re.IGNORECASE,
+            )
         sentence, replacing = rest, True  # what is true instead: kept as said
     if sentence.endswith("?") or (_QUESTION_START.match(sentence) and "?" in raw):
         return
@@ -890,7 +1003,9 @@ def _read_sentence(
             else:
                 kept.append(piece)
         sentence = ", ".join(kept)
-    explicit = replacing or asked
+    # what a retraction says is true instead is judged like anything else (its "platform
+    # deleted bin/stagelock" is a report, not a claim), and is a change when it is one
+    explicit = asked
     m = _EXPLICIT.match(sentence)
     if m:
         sentence, explicit = m["rest"].strip(), True
@@ -899,34 +1014,44 @@ def _read_sentence(
     scoped = _SCOPE_LEAD.match(bare_lead) or _RULE_LEAD.match(bare_lead)
     scoped_lead = scoped is not None
     sentence = _NORMATIVE_LEAD.sub("", sentence)
-    polite = bool(re.search(r"\b(?:pls|plz|please)\b", raw, re.IGNORECASE))
     lead = ""
     if scoped is not None:
         # read without the phrase, kept with it: the claim says where it holds
         lead, sentence = sentence[: scoped.end()], sentence[scoped.end() :]
-    for part in _clauses(sentence):
-        if part.endswith("?") or _TRANSIENT_PERSON.search(part) or _DOING_NOW.match(part):
-            continue
-        if _TRANSIENT_STATE.search(part) and not explicit:
-            continue
-        kind = _classify(part, normative_lead, scoped_lead, polite)
-        if kind is None:
-            if asked and _REQUEST.match(part) and len(part) >= 8:
-                # Asked to be remembered, an imperative is a standing rule ("Run lint with
-                # pnpm lint before pushing"), not a task for now.
-                kind = "preference"
-            elif not explicit or _REQUEST.match(part) or len(part) < 8:
-                continue
-            else:
-                kind = "fact"
+        named = re.search(r"\b(?:all|every|each|any) (?:of )?(?:my|our) ([\w+#.-]+)", lead, re.I)
+        if named:
+            # "for all my PRs: open them as draft": "them" are the PRs
+            sentence = re.sub(
+                r"\b(?:them|they)\b", f"my {named.group(1)}", sentence, count=1, flags=re.I
+            )
+    standing = normative_lead or scoped_lead
+    for part in _clauses(sentence, standing):
+        judged = durable.judge(
+            dates.resolve(("from now on, " if standing else "") + part, said_on),
+            asked=explicit,
+            instead=replacing,
+        )
+        if isinstance(judged, durable.Silent):
+            continue  # it stays in the session's digest, dated, where search finds it
+        kind = {"rule": "preference", "fact": "fact", "about": "about"}[judged.kind]
         scope = _scope(kind, part, in_project, said)
         if kind == "preference" and scope == "project":
             kind = "convention"
         text_out = clean(lead + part if lead else part, said_on)
         lead = ""  # only the first clause follows the phrase
         if len(text_out) >= 8:
-            change = bool(_SAID_AS_CHANGE.search(part))
-            out.append(Statement(kind, text_out, scope, explicit, change=change))
+            change = replacing or judged.change or bool(_SAID_AS_CHANGE.search(part))
+            out.append(
+                Statement(
+                    kind,
+                    text_out,
+                    scope,
+                    explicit,
+                    change=change,
+                    until=judged.until,
+                    said=dates.resolve(raw, said_on),
+                )
+            )
 
 
 # "legal came back on the audit: 400 days of raw events, not 90", "this goes for every codebase

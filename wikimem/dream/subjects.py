@@ -54,7 +54,10 @@ CATEGORIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "python-formatter": ("Python formatter", ("black", "yapf", "autopep8", "ruff-format")),
     "js-formatter": ("JS formatter", ("prettier", "biome", "dprint")),
     "python-type-checker": ("Python type checker", ("mypy", "pyright", "pyre", "pytype")),
-    "indentation": ("Indentation", ("tabs", "2-space", "4-space", "8-space", "3-space")),
+    "indentation": (
+        "Indentation",
+        ("tabs", "spaces", "2-space", "4-space", "8-space", "3-space"),
+    ),
     "quotes": ("Quote style", ("single-quotes", "double-quotes")),
     "module-exports": ("Exports", ("default-exports", "named-exports")),
     "database": (
@@ -82,7 +85,8 @@ _MEMBER = {m: cat for cat, (_, members) in CATEGORIES.items() for m in members}
 _SPACES = re.compile(
     r"\b(?P<n>two|four|eight|three|2|4|8|3)[- ]space(?:s)?(?: indent(?:ation|s)?)?\b|"
     r"\bindent(?:ation|ed)? (?:of|with|by|to)? ?(?P<n2>two|four|eight|2|4|8) spaces?\b|"
-    r"\b(?P<tabs>tabs)\b(?= (?:for|over|instead|rather|not)| *[.,;]|$)|\bindent(?:ation|ed)? with (?P<tabs2>tabs)\b",
+    r"\b(?P<tabs>tabs)\b(?= (?:for|over|instead|rather|not)| *[.,;]|$)|\bindent(?:ation|ed)? with (?P<tabs2>tabs)\b|"
+    r"\b(?P<spaces>spaces)\b(?= (?:for (?:indent\w*|everything)|over tabs|instead of tabs|not tabs))",
     re.IGNORECASE,
 )
 _QUOTES = re.compile(r"\b(?P<kind>single|double)[- ]quot(?:es|ed|e)\b", re.IGNORECASE)
@@ -352,6 +356,9 @@ def _all_mentions(text: str) -> list[tuple[int, str, int]]:
     found: list[tuple[int, str, int]] = []
     for m in _SPACES.finditer(text):
         n = m["n"] or m["n2"]
+        if m["spaces"]:
+            found.append((m.start(), "spaces", m.end()))
+            continue
         member = "tabs" if (m["tabs"] or m["tabs2"]) else f"{_NUMBER_WORDS.get(n.lower(), n)}-space"
         found.append((m.start(), member, m.end()))
     for m in _QUOTES.finditer(text):
@@ -543,7 +550,9 @@ def subject_label(text: str) -> str:
     """A short bold subject for a statement, or "" when none is clear enough to show."""
     key = key_of(text)
     if key.category and key.category in CATEGORIES:
-        return category_label(key.category)
+        # a family's label only on a choice in it ("We use Podman"), never on a fact that
+        # merely names a member ("Docker Desktop is capped at 6 GB")
+        return category_label(key.category) if key.normative and key.favours else ""
     if key.attribute and key.attribute in _ATTRIBUTE_LABEL and key.value:
         head = _head_phrase(text)
         label = _ATTRIBUTE_LABEL[key.attribute]

@@ -23,6 +23,7 @@ from wikimem.dream.subjects import (
     STOPWORDS,
     VERBS,
     _stem,
+    _subject_words,
     content_terms,
     key_of,
     strip_history,
@@ -97,13 +98,66 @@ def _names_old_value(new: str, value: str) -> bool:
     )
 
 
-def verdict(new: str, old: str, change: bool = False) -> Verdict:
+def verdict(
+    new: str, old: str, change: bool = False, plain: bool = False, said: str = ""
+) -> Verdict:
     """Whether statement `new` replaces statement `old` (SAME), may (UNSURE), or is about
     something else (DIFFERENT). `change`: the person said it as a change ("… now", "no longer
-    …"), a word the stored statement no longer carries."""
+    …"), a word the stored statement no longer carries; `said`: the whole sentence it came
+    from, which may name the old value ("…, 4000 clashed with grafana"). `plain`: a plain `wikimem remember`,
+    which replaces nothing unless it says it changes something (it may still be contested).
+
+    Only evidence makes SAME: the same typed slot on the same thing, or a word of change or
+    retraction naming what the older claim says. A label or vocabulary in common is not
+    evidence, and two things told apart by an identifier (issue 123 and issue 789, db-1 and
+    db-2, two files) are never one."""
+    found = _verdict(new, old, change, said or new)
+    if (
+        found is SAME
+        and plain
+        and not change
+        and not _CHANGE.search(new)
+        and key_of(new).words != key_of(old).words
+    ):
+        return UNSURE
+    return found
+
+
+# Tokens that name one thing among its kind: a number, a host or file name, a path.
+_IDENTIFIER = re.compile(r"\d|[/.]\w|\w-\w")
+
+
+def identifiers(entity: frozenset[str]) -> frozenset[str]:
+    return frozenset(t for t in entity if _IDENTIFIER.search(t))
+
+
+def _subject_identifiers(text: str) -> frozenset[str]:
+    subject = _subject_words(strip_history(text)) or ""
+    return frozenset(
+        t.strip(".,;:()#").lower()
+        for t in subject.split()
+        if _IDENTIFIER.search(t.strip(".,;:()#")) or t.startswith("#")
+    ) - {""}
+
+
+def distinct_things(new: str, old: str) -> bool:
+    """Both claims name their subject with an identifier, and not the same one: issue 123
+    and issue 789, pg-stg-03 and pg-stg-07 as the thing described (not as its value)."""
+    a, b = _subject_identifiers(new), _subject_identifiers(old)
+    if not (a and b):
+        a, b = identifiers(key_of(new).entity), identifiers(key_of(old).entity)
+    return bool(a and b and not (a & b))
+
+
+def _verdict(new: str, old: str, change: bool, said: str) -> Verdict:
     a, b = key_of(new), key_of(old)
     if a.words == b.words:
         return SAME
+    if distinct_things(new, old):
+        return DIFFERENT
+    slot_a, slot_b = convention_slot(new), convention_slot(old)
+    if slot_a is not None and slot_b is not None:
+        return SAME if slot_a[0] == slot_b[0] else DIFFERENT
     if a.normative and b.normative:
         # Two rules about one family of tools: the newer choice is the one in force.
         if a.category and a.category == b.category:
@@ -118,12 +172,22 @@ def verdict(new: str, old: str, change: bool = False) -> Verdict:
     if a.attribute and b.attribute and a.value and b.value:
         compatible = a.attribute == b.attribute or (a.attribute, b.attribute) in _COMPATIBLE
         if compatible and a.entity & b.entity:
-            if a.entity <= b.entity:
-                return SAME  # the same thing, or a shorter reference back to it
-            if _names_old_value(new, b.value) or (
-                (change or _CHANGE.search(new)) and _entities_match(a.entity, b.entity)
-            ):
-                return SAME
+            said_changed = bool(
+                change
+                or _CHANGE.search(new)
+                or _names_old_value(said, b.value)
+                # "Local API is on 5055, 4000 clashed with grafana": the old value, named
+                or (
+                    a.value.lower() != b.value.lower()
+                    and any(_value_in(said, v) for v in _value_forms(b.value))
+                )
+            )
+            if a.entity == b.entity and a.attribute == b.attribute != "number":
+                return SAME  # the same typed slot on the same thing
+            if said_changed and (a.entity <= b.entity or _entities_match(a.entity, b.entity)):
+                return SAME  # a change, said of the thing or a shorter reference back to it
+            if a.entity <= b.entity or b.entity <= a.entity:
+                return UNSURE  # "the API" after "the admin API": the same one, or another?
             if _entities_match(a.entity, b.entity):
                 # "The admin API listens on 9000" after "The API listens on 8080": the same
                 # API, or another one? The rules cannot tell.
@@ -139,7 +203,83 @@ def verdict(new: str, old: str, change: bool = False) -> Verdict:
     dropped = _drops_what_old_said(new, old)
     if dropped is not None:
         return dropped  # "binaries use color-eyre instead of anyhow" replaces "anyhow for …"
-    return SAME if _one_slot_changed(a.words, b.words) else DIFFERENT
+    if _one_slot_changed(a.words, b.words):
+        # The same sentence with a stretch changed: a change only when it says so; otherwise
+        # two things said alike ("issue 123 was fixed by PR 456", "… 789 … PR 1011").
+        return SAME if (change or _CHANGE.search(new)) else UNSURE
+    return DIFFERENT
+
+
+# A convention's typed slot: which kind of name starts or ends with what, which decorator goes
+# on which kind of thing, which module is always imported, which case a kind of name is in.
+# Two rules in one slot are one rule; its newer value replaces the older.
+_KIND = (
+    r"(?P<kind>(?:function |method |class )?(?:argument|parameter|arg|param)s?|"
+    r"variables?|functions?|methods?|attributes?|class(?:es)?|constants?|modules?|files?|"
+    r"branch(?:es)?|tests?|test files?|tables?|columns?|fields?|components?|hooks?|"
+    r"env(?:ironment)? vars?|environment variables?|types?|interfaces?|enums?|packages?)"
+)
+_AFFIX = re.compile(
+    r"\b(?P<pos>start|begin|prefix|end|finish|suffix)\w*\b[^.;]{0,40}?\b"
+    + _KIND
+    + r" names?\b|\b"
+    + _KIND.replace("kind>", "kind2>")
+    + r" names?\b[^.;]{0,30}?\b(?P<pos2>start|begin|end|finish)\w*\b|"
+    r"\b(?P<pos3>prefix|suffix)(?:es)? (?:for|on|of) (?:all |every |each )?(?:your )?"
+    + _KIND.replace("kind>", "kind3>")
+    + r"\b",
+    re.IGNORECASE,
+)
+_CONTAINS = re.compile(
+    r"\binclude\w* (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) in "
+    r"(?:all |every |each |your )*" + _KIND + r" names?\b",
+    re.IGNORECASE,
+)
+_DECORATOR = re.compile(
+    r"\bdecorator\b[^.;]{0,60}?\b(?:to|on) (?:all |every |each |your )*" + _KIND + r"\b|"
+    r"\b(?:decorate|annotate) (?:all |every |each |your )*"
+    + _KIND.replace("kind>", "kind2>")
+    + r"\b[^.;]{0,30}?\bwith\b",
+    re.IGNORECASE,
+)
+_IMPORT = re.compile(r"\b(?:always )?import (?:the )?['\"`]?[\w.]+['\"`]? module\b", re.I)
+_CASE = re.compile(
+    r"\b(?:snake_case|snake case|camelcase|camel case|pascalcase|pascal case|kebab-case|"
+    r"kebab case|upper ?case|all uppercase|lower ?case|screaming_snake_case)\b[^.;]{0,30}?\b"
+    r"(?:for|in) (?:all |every |each |your )*" + _KIND + r" names?\b",
+    re.IGNORECASE,
+)
+
+
+def _kind(m: re.Match[str]) -> str:
+    kind = next(v for k, v in m.groupdict().items() if k.startswith("kind") and v).lower()
+    kind = re.sub(r"\b(?:arg|param|parameter)s?\b", "argument", kind)
+    kind = re.sub(r"(?:es|s)$", "", kind) if not kind.endswith("ss") else kind
+    return kind.replace("classe", "class").replace("branche", "branch")
+
+
+def convention_slot(text: str) -> tuple[str, str] | None:
+    """(the slot, its value) of a naming, decorator, import or case convention, else None."""
+    text = strip_history(text)
+    value = re.search(r"['\"`]([^'\"`]{1,40})['\"`]", text)
+    v = value.group(1) if value else ""
+    m = _AFFIX.search(text)
+    if m:
+        pos = (m["pos"] or m["pos2"] or m["pos3"]).lower()
+        where = "start" if pos.startswith(("start", "begin", "prefix")) else "end"
+        return f"name-{where}:{_kind(m)}", v
+    m = _CONTAINS.search(text)
+    if m:
+        return f"name-contains:{m['what'].strip().lower()}:{_kind(m)}", v
+    m = _CASE.search(text)
+    if m:
+        return f"name-case:{_kind(m)}", m.group(0).split()[0].lower()
+    m = _DECORATOR.search(text)
+    if m:
+        return f"decorator:{_kind(m)}", v
+    if _IMPORT.search(text):
+        return "import-always", v
+    return None
 
 
 # What follows these in a statement is what it no longer holds or wants.
@@ -194,6 +334,11 @@ def _turned_around(new: str, old: str) -> bool:
     the same action and object (at least two content words, one set holding the other)."""
     if bool(_TURN.search(new)) == bool(_TURN.search(old)):
         return False
+    # "Never deploy on Fridays" after "Always deploy on Fridays": the same words, turned
+    rest_a = [w for w in key_of(new).words if w not in _TURN_WORDS and w not in ("do", "not")]
+    rest_b = [w for w in key_of(old).words if w not in _TURN_WORDS and w not in ("do", "not")]
+    if rest_a == rest_b and len(rest_a) >= 2:
+        return True
     a = content_terms(new) - _TURN_WORDS
     b = content_terms(old) - _TURN_WORDS
     shared = a & b
@@ -236,6 +381,11 @@ _PREDICATES = frozenset(
     """logs writes reads runs uses lives listens talks sends stores keeps calls points serves
     deploys publishes builds goes sits connects is are""".split()
 )
+
+
+def _value_forms(value: str) -> list[str]:
+    """A value and the short forms people name it by: a URL's or host's port."""
+    return [value, *re.findall(r":(\d{2,5})\b", value)]
 
 
 def _value_in(text: str, value: str) -> bool:

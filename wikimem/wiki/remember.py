@@ -19,7 +19,7 @@ from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug, slugify
 from wikimem.capture.redact import redact
-from wikimem.dream import claims, statements, subjects
+from wikimem.dream import claims, dates, durable, statements, subjects
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
@@ -80,20 +80,49 @@ def resolve_path(wiki: Wiki, given: str) -> str:
     return rel
 
 
+# What `remember` refuses even when asked: it would be told to agents as a standing fact.
+_NEVER_A_CLAIM = ("question", "guess", "for now", "a request for now", "redacted")
+
+
+class NotAClaim(WikimemError):
+    """Nothing of the text can be remembered as a statement (a question, a guess, …)."""
+
+
 def _statements(text: str, project: str | None) -> list[statements.Statement]:
     """The statements of each sentence. A person asked for exactly this to be remembered: a
-    sentence that reads like nothing the dream would pick up is kept as it is, never dropped."""
+    sentence that reads like nothing the dream would pick up is kept as it is, unless it is a
+    question, a guess, a task for now or redacted away (agents would be told it as a fact at
+    every session start). Refused whole, with the reason, when nothing is left."""
     said_on = date.fromisoformat(today())
     scope = "project" if project else "general"
     out: list[statements.Statement] = []
+    refused: list[str] = []
     for sentence in statements.sentences(text) or [text]:
         found = statements.extract(sentence, said_on, in_project=project is not None, asked=True)
         if found:
             out.extend(st for st in found if st.kind != "retraction")
-        else:
-            cleaned = statements.clean(sentence, said_on)
-            out.append(statements.Statement("fact", cleaned, scope, explicit=True))
+            continue
+        judged = durable.judge(dates.resolve(sentence, said_on), asked=True)
+        if isinstance(judged, durable.Silent) and judged.reason in _NEVER_A_CLAIM:
+            refused.append(f"{sentence.strip()!r} reads as {_AS.get(judged.reason, judged.reason)}")
+            continue
+        cleaned = statements.clean(sentence, said_on)
+        out.append(statements.Statement("fact", cleaned, scope, explicit=True))
+    if not out and refused:
+        raise NotAClaim(
+            "nothing remembered: " + "; ".join(refused) + ". Agents are told remembered lines "
+            'as standing facts; say it as a statement ("The orders service listens on 8081")'
+        )
     return out
+
+
+_AS = {
+    "question": "a question",
+    "guess": "a guess",
+    "for now": "something for now only",
+    "a request for now": "a request for now",
+    "redacted": "a secret and nothing else",
+}
 
 
 def plan(
@@ -150,12 +179,12 @@ def plan(
                 if other == rel:
                     continue
                 note = load(other, other, None)
-                body, removed = claims.remove_superseded(note.body, claim, st.change)
+                body, removed = claims.remove_superseded(note.body, claim, st.change, plain=True)
                 if removed:
                     bodies[other] = note.with_changes(body=body, updated=stamp)
                     replaced.extend(removed)
         note = load(rel, title, kind)
-        folded = claims.fold(note.body, claim, today=day, change=st.change)
+        folded = claims.fold(note.body, claim, today=day, change=st.change, plain=True)
         if folded.replaced:
             replaced.append(folded.replaced)
         if folded.contested:

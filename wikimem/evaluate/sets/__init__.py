@@ -6,7 +6,10 @@
   - `heldout2`: 40 cases written before a later round of judgment changes and never tuned on;
   - `heldout3`: 20 cases written as the final check of the work tuned on `heldout2`;
   - `heldout4`: 20 cases written blind (without reading the judgment code or any evaluation
-    output) as a second final check.
+    output) as a second final check;
+  - `blindA`: 56 cases in seven repositories over ten days, written blind on 2026-12-05 by
+    someone who read no wikimem code, a data file (`blindA.json`); its first figure was taken
+    on the code before the "precise or silent" judgment, then it was tuned on.
 
 A set is built only when asked for (`build(name)`): the sets are large literal tables. A set
 written as data (`datafile`, a JSON file beside this module) brings its own repositories and
@@ -27,6 +30,7 @@ _SETS = {
     "heldout2": ("heldout2", "build_heldout2_cases", "second held-out set"),
     "heldout3": ("heldout3", "build_heldout3_cases", "third held-out set"),
     "heldout4": ("heldout4", "build_heldout4_cases", "fourth held-out set"),
+    "blindA": ("blindA.json", "", "blind set A (tuned on after its first run)"),
 }
 NAMES = tuple(_SETS)
 
