@@ -29,6 +29,8 @@ versions of the same instruction id, from the per-session `instructions`, are it
   - old offered: an old value stated in that text as current (`scoring.current_occurrences`:
     also not in a clause a past marker opens, "was '_x' until …");
   - clean (updated instructions): latest present, no old value offered;
+  - the same three per task: every task is code that every convention in effect applies to, so
+    each task's own text is scored too (the figures above take any task's text);
   - chit-chat lines: claim lines (bullets, table rows) of wikimem's living notes that hold no
     value of any of the dialogue's instructions, any version (the small talk's, and the
     non-coding instructions' like "use Trello"); each dumped to --out for reading.
@@ -70,7 +72,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
@@ -422,6 +424,7 @@ class Scored:
     present: bool  # in the text given for any task
     present_per_query: list[bool]
     old_offered: list[str]  # old values offered as current (any task)
+    old_per_query: list[bool]  # an old value offered as current, task by task
     old_lines: list[str]
     clean: bool  # latest present and no old value offered
     failure: str | None = None  # wikimem only: why it failed (FAILURES)
@@ -437,12 +440,16 @@ def score_texts(dialogue: Dialogue, texts: Sequence[str]) -> list[Scored]:
         per_query = [bool(stated(t, latest, is_shared, current=False)) for t in texts]
         offered: list[str] = []
         lines: list[str] = []
+        old_per_query = [False] * len(texts)
         for old in ins.old:
             old_shared = any((ins.id, n) in shared for n in old.needles)
-            found = [ln for t in texts for ln in stated(t, old, old_shared, current=True)]
-            if found:
+            found = [stated(t, old, old_shared, current=True) for t in texts]
+            for q, lns in enumerate(found):
+                old_per_query[q] = old_per_query[q] or bool(lns)
+            flat = [ln for lns in found for ln in lns]
+            if flat:
                 offered.append(old.meaning)
-                lines.extend(ln for ln in found[:2] if ln not in lines)
+                lines.extend(ln for ln in flat[:2] if ln not in lines)
         present = any(per_query)
         out.append(
             Scored(
@@ -455,6 +462,7 @@ def score_texts(dialogue: Dialogue, texts: Sequence[str]) -> list[Scored]:
                 present,
                 per_query,
                 offered,
+                old_per_query,
                 lines[:4],
                 present and not offered,
             )
@@ -575,19 +583,25 @@ def _run_one(args: tuple[str, str, bool]) -> dict[str, Any]:
 
 
 def run_all(files: Sequence[Path], jobs: int, keep: Path | None) -> list[dict[str, Any]]:
+    """Every dialogue's result, in the order of `files`; progress on stderr."""
     root = str(keep) if keep else ""
     tasks = [(str(f), root, keep is not None) for f in files]
+
+    def done(r: dict[str, Any]) -> dict[str, Any]:
+        print(
+            f"  dialogue_{r['dialogue']}: {r['sessions']} sessions, {r['seconds']:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        return r
+
     if jobs <= 1:
-        results = []
-        for t in tasks:
-            results.append(_run_one(t))
-            print(
-                f"  dialogue_{results[-1]['dialogue']}: {results[-1]['seconds']:.0f} s",
-                file=sys.stderr,
-            )
-        return results
+        return [done(_run_one(t)) for t in tasks]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(_run_one, tasks))
+        futures = [pool.submit(_run_one, t) for t in tasks]
+        for f in as_completed(futures):
+            done(f.result())
+        return [f.result() for f in futures]
 
 
 # -- the report -------------------------------------------------------------------------------
@@ -597,6 +611,11 @@ def summarise(results: Sequence[dict[str, Any]], system: str) -> dict[str, Any]:
     scored = [s for r in results for s in r[system]]
     updated = [s for s in scored if s["updated"]]
     pairs = [p for s in scored for p in s["present_per_query"]]
+    updated_pairs = [
+        (p, o)
+        for s in updated
+        for p, o in zip(s["present_per_query"], s["old_per_query"], strict=True)
+    ]
     out: dict[str, Any] = {
         "dialogues": len(results),
         "instructions": len(scored),
@@ -606,6 +625,12 @@ def summarise(results: Sequence[dict[str, Any]], system: str) -> dict[str, Any]:
         "latest_present_updated": sum(s["present"] for s in updated),
         "old_offered_updated": sum(bool(s["old_offered"]) for s in updated),
         "clean_updated": sum(s["clean"] for s in updated),
+        "per_query_updated": {
+            "tasks": len(updated_pairs),
+            "latest_present": sum(p for p, _ in updated_pairs),
+            "old_offered": sum(o for _, o in updated_pairs),
+            "clean": sum(p and not o for p, o in updated_pairs),
+        },
     }
     if system == "wikimem":
         out["living_lines"] = sum(r["living_lines"] for r in results)
@@ -622,6 +647,11 @@ def _share(n: int, d: int) -> str:
     return f"{n}/{d} ({n / d:.2f})" if d else "—"
 
 
+def _per_task(summary: dict[str, Any], key: str) -> str:
+    per = summary["per_query_updated"]
+    return _share(per[key], per["tasks"])
+
+
 def report(results: Sequence[dict[str, Any]]) -> str:
     ours, theirs = summarise(results, "wikimem"), summarise(results, "bm25")
     rows = []
@@ -630,10 +660,13 @@ def report(results: Sequence[dict[str, Any]]) -> str:
         ("instructions", lambda s: str(s["instructions"])),
         ("updated instructions", lambda s: str(s["updated"])),
         ("latest present (all)", lambda s: _share(s["latest_present"], s["instructions"])),
-        ("latest present, per task (all)", lambda s: _share(*s["latest_present_per_query"])),
+        ("per task: latest present (all)", lambda s: _share(*s["latest_present_per_query"])),
         ("latest present (updated)", lambda s: _share(s["latest_present_updated"], s["updated"])),
         ("old offered (updated)", lambda s: _share(s["old_offered_updated"], s["updated"])),
         ("clean-updated", lambda s: _share(s["clean_updated"], s["updated"])),
+        ("per task: latest present (updated)", lambda s: _per_task(s, "latest_present")),
+        ("per task: old offered (updated)", lambda s: _per_task(s, "old_offered")),
+        ("per task: clean (updated)", lambda s: _per_task(s, "clean")),
     ):
         rows.append([label, fn(ours), fn(theirs)])
     rows.append(

@@ -54,6 +54,7 @@ def test_the_latest_value_and_an_old_one_offered_as_current(
     assert variable.present and variable.present_per_query == [True, True]
     assert variable.old_offered == ["variable names start with 'x_'"]  # from the second text
     assert variable.old_lines == ["- Start variable names with 'x_'."]
+    assert variable.old_per_query == [False, True]
     assert not variable.clean
     assert got["function decorator"].present_per_query == [True, False]
     assert got["function"].present_per_query == [True, False]
