@@ -50,12 +50,14 @@ The checks, and their distinctive part:
 
 Why an instruction fails (wikimem only): not injected (its latest value is stated in a living
 note but not in what the tasks were given: budget or ranking); value mangled (no living note
-holds it, but a line from the session that gave it speaks of it — its object, or an instruction
-word like "convention", "update", "practice" — without the value); not captured (neither); old
-still current (the latest arrives, and so does an old value).
+holds it, but a line dated to the session that gave it names its object or says "instruction",
+"convention", "update", "naming", "prefix", "suffix" or "decorator", and holds no other
+instruction's value: "I want to update a previous instruction."; a heuristic); not captured
+(neither); old still current (the latest arrives, and so does an old value).
+`--rescore RESULT --keep-homes DIR` scores a kept run again without replaying it.
 
     python bench/memorycode.py [--data DIR] [--dialogues N|all] [--pick spread|first]
-                               [--jobs N] [--keep-homes DIR] [--out FILE]
+                               [--jobs N] [--keep-homes DIR] [--out FILE] [--rescore RESULT]
 
 `--dialogues 36` (the default) is a sample spread evenly over the split: the split is numbered in
 order of length (10 dialogues of 1 session, 10 of 2, …, 10 of 100), so `--pick spread` takes 3 of
@@ -88,6 +90,7 @@ from _common import machine, table  # noqa: E402
 
 from wikimem.evaluate import scoring  # noqa: E402
 from wikimem.evaluate.clients import Turn  # noqa: E402
+from wikimem.evaluate.replay import Answer  # noqa: E402
 
 DATA = REPO.parent / "shared" / "benchmarks" / "memorycode-dev"
 FIRST_DAY = date(2026, 1, 5)
@@ -136,8 +139,7 @@ _OBJECTS = {
     "class": re.compile(r"\bclass(?:es)?\b"),
 }
 _INSTRUCTION_WORDS = re.compile(
-    r"\b(?:instructions?|conventions?|naming|names?|practices?|updat\w*|prefix|suffix|"
-    r"decorators?|standards?|guidelines?)\b",
+    r"\b(?:instructions?|conventions?|naming|updat\w*|prefix|suffix|decorators?)\b",
     re.I,
 )
 
@@ -537,8 +539,23 @@ def run_dialogue(path: str, work: str) -> dict[str, Any]:
         answers = [replayer.open_session(CLIENT, PROJECT, q) for q in dialogue.queries]
     run = replayer.finish()
     notes = scoring.read_notes(Home(replayer.home).memory_dir)
-    lines = living_lines(notes)
+    return {
+        **score_dialogue(dialogue, answers, notes),
+        "hook_calls": run.hook_calls,
+        "slow_hooks": run.slow_hooks,
+        "dreams": len(run.dreams),
+        "cli_errors": run.cli_errors,
+        "errors_log": run.errors_log,
+        "seconds": time.perf_counter() - started,
+    }
 
+
+def score_dialogue(
+    dialogue: Dialogue, answers: Sequence[Answer], notes: Sequence[scoring.Note]
+) -> dict[str, Any]:
+    """Both systems scored on one replayed dialogue: wikimem from what its tasks were given
+    (`answers`) and the home's notes, the baseline computed here."""
+    lines = living_lines(notes)
     ours = score_texts(dialogue, [a.text for a in answers])
     classify(dialogue, ours, lines)
     at_start = score_texts(dialogue, [a.start for a in answers])
@@ -563,13 +580,25 @@ def run_dialogue(path: str, work: str) -> dict[str, Any]:
             for a in answers
         ],
         "bm25_chars": [len(t) for t in baseline_texts],
-        "hook_calls": run.hook_calls,
-        "slow_hooks": run.slow_hooks,
-        "dreams": len(run.dreams),
-        "cli_errors": run.cli_errors,
-        "errors_log": run.errors_log,
-        "seconds": time.perf_counter() - started,
     }
+
+
+def rescore(previous: dict[str, Any], data: Path, homes: Path) -> dict[str, Any]:
+    """A result of an earlier run (`--out`) scored again by this code, from what its tasks were
+    given (kept in the result) and its home's notes (kept by `--keep-homes`): no replay."""
+    from wikimem.home import Home
+
+    dialogue = load_dialogue(data / f"dialogue_{previous['dialogue']}.json")
+    answers = []
+    for given in previous["injected"]:
+        start, text = given["start_chars"], given["text"]
+        if start and given["prompt_chars"]:
+            answers.append(Answer(text[:start], text[start + 1 :]))
+        else:
+            answers.append(Answer(text, "") if start else Answer("", text))
+    home = Home(str(homes / f"dialogue_{previous['dialogue']}" / "home"))
+    scored = score_dialogue(dialogue, answers, scoring.read_notes(home.memory_dir))
+    return {**previous, **scored}
 
 
 def _run_one(args: tuple[str, str, bool]) -> dict[str, Any]:
@@ -709,26 +738,44 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1, help="dialogues replayed in parallel")
     ap.add_argument("--keep-homes", type=Path, help="build the homes under this (new) folder")
     ap.add_argument("--out", type=Path, help="write the full results here (JSON)")
+    ap.add_argument(
+        "--rescore",
+        type=Path,
+        metavar="RESULT",
+        help="score an earlier run's --out again (its homes in --keep-homes), without replaying",
+    )
     args = ap.parse_args()
     if not args.data.is_dir():
         print(f"MemoryCode data not found at {args.data}", file=sys.stderr)
         return 2
-    count = None if args.dialogues == "all" else int(args.dialogues)
-    files = dialogue_files(args.data, count, args.pick)
-    if args.keep_homes:
-        args.keep_homes.mkdir(parents=True, exist_ok=True)
-    print(
-        f"MemoryCode dev ({machine()}): {len(files)} dialogues, {args.jobs} job(s)", file=sys.stderr
-    )
-    started = time.perf_counter()
-    results = run_all(files, args.jobs, args.keep_homes)
-    seconds = time.perf_counter() - started
+    command = " ".join(sys.argv)
+    if args.rescore:
+        if not args.keep_homes:
+            print("--rescore needs the run's homes: --keep-homes DIR", file=sys.stderr)
+            return 2
+        previous = json.loads(args.rescore.read_text())
+        results = [rescore(r, args.data, args.keep_homes) for r in previous["results"]]
+        seconds = previous["seconds"]
+        command = f"{command} (scoring {previous['command']})"
+        print(f"MemoryCode dev: {args.rescore} scored again", file=sys.stderr)
+    else:
+        count = None if args.dialogues == "all" else int(args.dialogues)
+        files = dialogue_files(args.data, count, args.pick)
+        if args.keep_homes:
+            args.keep_homes.mkdir(parents=True, exist_ok=True)
+        print(
+            f"MemoryCode dev ({machine()}): {len(files)} dialogues, {args.jobs} job(s)",
+            file=sys.stderr,
+        )
+        started = time.perf_counter()
+        results = run_all(files, args.jobs, args.keep_homes)
+        seconds = time.perf_counter() - started
     sessions = sum(r["sessions"] for r in results)
     hooks = sum(r["hook_calls"] for r in results)
     print(
         f"\n{len(results)} dialogues, {sessions:,} sessions, {hooks:,} hook calls, "
-        f"{sum(r['dreams'] for r in results):,} offline dreams: {seconds:.0f} s wall "
-        f"({args.jobs} job{'s' if args.jobs != 1 else ''})\n"
+        f"{sum(r['dreams'] for r in results):,} offline dreams: {seconds:.0f} s wall"
+        + (" (scored again now)\n" if args.rescore else f" ({args.jobs} job(s))\n")
     )
     print(report(results))
     problems = [e for r in results for e in r["cli_errors"] + r["errors_log"]]
@@ -739,7 +786,7 @@ def main() -> int:
         args.out.write_text(
             json.dumps(
                 {
-                    "command": " ".join(sys.argv),
+                    "command": command,
                     "dialogues": [r["dialogue"] for r in results],
                     "seconds": seconds,
                     "budget": {"start": START_CHARS, "prompt": PROMPT_CHARS, "bm25": BUDGET},
