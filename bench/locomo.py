@@ -33,7 +33,6 @@ import json
 import os
 import re
 import shlex
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import _bm25
 from _common import machine, table
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,13 +52,6 @@ DATA = REPO.parent / "shared" / "benchmarks" / "locomo10"
 BUDGETS = (1000, 3000, 8000)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 4: "single-hop"}
 sys.path.insert(0, str(REPO))
-
-# The README's baseline query: the question's words minus these, OR-ed (it reproduces the
-# README's figures exactly; wikimem's own query builder is a different, smarter thing).
-BASELINE_STOPWORDS = frozenset(
-    "a an the and or but if of to in on at by for with from is are was were be been do does did "
-    "what when where who whom which why how".split()
-)
 
 
 def norm(text: object) -> str:
@@ -207,29 +200,8 @@ def build(work: str, shared: bool, jobs: int) -> int:
 
 
 def baseline_texts(conv: dict[str, Any], question: str, budgets: tuple[int, ...]) -> dict[int, str]:
-    """Raw-turn BM25 as the data README defines it."""
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter')")
-    db.executemany("INSERT INTO t(body) VALUES (?)", [(v,) for v in formatted_turns(conv).values()])
-    words = [w for w in re.findall(r"\w+", question.lower()) if w not in BASELINE_STOPWORDS]
-    match = " OR ".join(f'"{w}"' for w in words)
-    rows = (
-        [r[0] for r in db.execute("SELECT body FROM t WHERE t MATCH ? ORDER BY bm25(t)", (match,))]
-        if match
-        else []
-    )
-    db.close()
-    out = {}
-    for budget in budgets:
-        picked: list[str] = []
-        used = 0
-        for body in rows:
-            if used + len(body) + 1 > budget:
-                break
-            picked.append(body)
-            used += len(body) + 1
-        out[budget] = "\n".join(picked)
-    return out
+    """Raw-turn BM25 as the data README defines it (no neighbour turns)."""
+    return _bm25.search(list(formatted_turns(conv).values()), question, budgets)
 
 
 def _other_project_chars(text: str, project: str) -> int:

@@ -24,7 +24,8 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -116,20 +117,29 @@ class Replayer:
     # -- setup -----------------------------------------------------------------------------------
 
     def setup(self) -> None:
-        (self.work / "userhome").mkdir(parents=True, exist_ok=True)
+        for p in self.world.projects:
+            self.add_project(p.key, p.directory, p.remote)
+        self.init_home()
+
+    def add_project(self, key: str, directory: str, remote: str | None = None) -> Path:
+        """A git repository under the work directory, known as `key` to the other methods."""
         from wikimem.capture.project import project_slug
 
-        for p in self.world.projects:
-            repo = self.work / "repos" / p.directory
-            repo.mkdir(parents=True, exist_ok=True)
-            made = [gitrun.run(str(repo), "init", "-q")]
-            if p.remote:
-                made.append(gitrun.run(str(repo), "remote", "add", "origin", p.remote))
-            for proc in made:
-                if proc.returncode != 0:
-                    raise RuntimeError(f"git in {repo}: {proc.stderr.decode(errors='replace')}")
-            self.repos[p.key] = repo
-            self.run.slugs[p.key] = project_slug(str(repo))
+        repo = self.work / "repos" / directory
+        repo.mkdir(parents=True, exist_ok=True)
+        made = [gitrun.run(str(repo), "init", "-q")]
+        if remote:
+            made.append(gitrun.run(str(repo), "remote", "add", "origin", remote))
+        for proc in made:
+            if proc.returncode != 0:
+                raise RuntimeError(f"git in {repo}: {proc.stderr.decode(errors='replace')}")
+        self.repos[key] = repo
+        self.run.slugs[key] = project_slug(str(repo))
+        return repo
+
+    def init_home(self) -> None:
+        """`wikimem init` the home, with the automatic dream off (the replay dreams itself)."""
+        (self.work / "userhome").mkdir(parents=True, exist_ok=True)
         self.cli(None, ["init", "--home", self.home])
         config = Path(self.home) / "config.toml"
         text = config.read_text() if config.exists() else ""
@@ -195,46 +205,71 @@ class Replayer:
 
     # -- days --------------------------------------------------------------------------------------
 
-    def replay_session(self, s: Session) -> None:
-        spec = CLIENTS[s.client]
-        cwd = str(self.repos[s.project])
-        turns = [Turn(self.fill(t.prompt), t.steps, t.answer, t.model) for t in s.turns]
-        for payload in spec.session(self.next_id(s.client), cwd, turns):
-            self.hook(s.client, s.project, payload)
+    def replay_turns(self, client: str, project: str, turns: Sequence[Turn]) -> None:
+        """One whole session of `client` in `project` through the hook."""
+        spec = CLIENTS[client]
+        for payload in spec.session(self.next_id(client), str(self.repos[project]), turns):
+            self.hook(client, project, payload)
 
-    def day(self, day: int) -> None:
-        before = self._event_sizes()
-        for case in self.cases:
-            for item in case.history:
-                if item.day != day:
-                    continue
-                if isinstance(item, Session):
-                    self.replay_session(item)
-                elif isinstance(item, Cli):
-                    self.cli(item.project, [self.fill(a) for a in item.args])
-        self._redate(before, self.world.days[day])
+    def replay_session(self, s: Session) -> None:
+        turns = [Turn(self.fill(t.prompt), t.steps, t.answer, t.model) for t in s.turns]
+        self.replay_turns(s.client, s.project, turns)
+
+    def open_session(self, client: str, project: str, prompt: str) -> Answer:
+        """A new session whose first prompt is `prompt`: what session start and the prompt
+        hook gave the agent."""
+        spec = CLIENTS[client]
+        payloads = spec.opening(self.next_id(client), str(self.repos[project]), prompt)
+        answer = Answer()
+        answer.start = spec.injected(self.hook(client, project, payloads[0]))
+        out = self.hook(client, project, payloads[1])
+        answer.prompt = spec.injected(out) if spec.prompt_injects else ""
+        return answer
+
+    def dream(self, day: str) -> dict[str, Any]:
+        """`wikimem dream --json` with the replay's backend; its result is kept in the run."""
         out = self.cli(None, ["dream", "--json", *self.dream_args], self.dream_env)
         try:
             result = json.loads(out) if out.strip() else {}
         except ValueError:
             result = {"unparsed": out[-500:]}
-        result["day"] = self.world.days[day]
+        result["day"] = day
         self.run.dreams.append(result)
+        return result
+
+    @contextmanager
+    def dated(self, day: str) -> Iterator[None]:
+        """The records the hooks append inside the block are re-dated to `day` after it."""
+        before = self._event_sizes()
+        yield
+        self._redate(before, day)
+
+    def day(self, day: int) -> None:
+        with self.dated(self.world.days[day]):
+            for case in self.cases:
+                for item in case.history:
+                    if item.day != day:
+                        continue
+                    if isinstance(item, Session):
+                        self.replay_session(item)
+                    elif isinstance(item, Cli):
+                        self.cli(item.project, [self.fill(a) for a in item.args])
+        self.dream(self.world.days[day])
 
     def ask(self) -> None:
-        before = self._event_sizes()
-        for case in self.cases:
-            q = case.query
-            spec = CLIENTS[q.client]
-            answer = Answer()
-            payloads = spec.opening(
-                self.next_id(q.client), str(self.repos[q.project]), self.fill(q.prompt)
-            )
-            answer.start = spec.injected(self.hook(q.client, q.project, payloads[0]))
-            out = self.hook(q.client, q.project, payloads[1])
-            answer.prompt = spec.injected(out) if spec.prompt_injects else ""
-            self.run.answers[case.id] = answer
-        self._redate(before, self.world.question_day)
+        with self.dated(self.world.question_day):
+            for case in self.cases:
+                q = case.query
+                self.run.answers[case.id] = self.open_session(
+                    q.client, q.project, self.fill(q.prompt)
+                )
+
+    def finish(self) -> Run:
+        """The run, with the home's error log read in."""
+        errors = Path(self.home) / "state" / "errors.log"
+        if errors.exists():
+            self.run.errors_log = errors.read_text(errors="replace").splitlines()
+        return self.run
 
     def replay(self, progress: Callable[[str], None] | None = None) -> Run:
         self.setup()
@@ -244,10 +279,7 @@ class Replayer:
             if progress:
                 progress(f"day {d} ({self.world.days[d]}) replayed and dreamed")
         self.ask()
-        errors = Path(self.home) / "state" / "errors.log"
-        if errors.exists():
-            self.run.errors_log = errors.read_text(errors="replace").splitlines()
-        return self.run
+        return self.finish()
 
     # -- the calendar ------------------------------------------------------------------------------
 
