@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 # Spelled out here so `wikimem --help` imports nothing of the engine (tests keep them equal to
 # wikimem.evaluate.sets.NAMES and wikimem.evaluate.runner.CHOICES).
-SET_NAMES = ("main", "heldout", "heldout2", "heldout3", "heldout4")
+SET_NAMES = ("main", "heldout", "heldout2", "heldout3", "heldout4", "blindA")
 BACKEND_CHOICES = (
     "offline",
     "scripted",
@@ -204,6 +204,7 @@ def register(app: typer.Typer) -> None:
                 f"expected one of {', '.join(BACKEND_CHOICES)}", param_hint="--backend"
             )
         from wikimem.evaluate.cost import estimate
+        from wikimem.evaluate import sets
         from wikimem.evaluate.runner import choose, run_backend, select_cases
 
         free = backend_choice in ("offline", "scripted")
@@ -238,7 +239,8 @@ def register(app: typer.Typer) -> None:
                         err_console.print(f"  [{name}] {text}", markup=False, highlight=False)
 
                 work = Path(tmp) / name
-                outcomes.append((name, run_backend(backend, cases, work, progress), skipped))
+                outcome = run_backend(backend, cases, work, progress, world=sets.world(name))
+                outcomes.append((name, outcome, skipped))
         clean = [sum(o.summary["clean"][i] for _, o, _ in outcomes) for i in (0, 1)]
         failed = [line for _, o, _ in outcomes for line in o.run.cli_errors]
         if json_out:

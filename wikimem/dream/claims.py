@@ -428,12 +428,12 @@ def same_label(new: Claim, old: Claim) -> bool:
 
 
 def _guessed(new: Claim, old: Claim) -> bool:
-    """Both labels are what wikimem would have made of the words (not a person's own)."""
+    """Either label is what wikimem's rules would have made of its words: a guess from
+    vocabulary. A label a person or a model chose is their judgment that the two are one."""
     from wikimem.dream.subjects import subject_label
 
-    return all(
+    return any(
         c.subject.strip().lower() in ("", subject_label(strip_history(c.text)).lower())
-        or c.provenance is not None
         for c in (new, old)
     )
 
