@@ -68,9 +68,16 @@ def stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
+LABELS = ("**asked:**", "**did:**", "**answered:**")  # a digest line's label is no word of it
+
+
 def line_score(text: str, weights: Mapping[str, float], average: float) -> float:
     """BM25 of `text` for the stems in `weights`; `average`: the mean length of such lines."""
-    lowered = text.lower()
+    lowered = text.lower().lstrip("- ")
+    for label in LABELS:
+        if lowered.startswith(label):
+            lowered = lowered[len(label) :]
+            break
     size = len(lowered) / max(average, 1.0)
     total = 0.0
     for s, weight in weights.items():

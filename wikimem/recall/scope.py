@@ -46,8 +46,9 @@ def named_projects(text: str, known: Iterable[str]) -> frozenset[str]:
     `billing api` and `api`. A name is a whole word of the text (`billing` is not named by
     `billing-v2` or `billing.py`). A name of one word is named when the text refers to a place
     by it: followed by a word such as "repo" or "project" ("the billing repo"), possessive
-    ("billing's"), in a path ("~/code/billing"), or after "in", "from", … ("in billing");
-    "the billing history table" uses the word, it does not name the repository. A name made
+    ("billing's"), in a path ("~/code/billing"), or right after "in", "from", … ("in
+    billing"); "(in) the billing history table" uses the word, it does not name the
+    repository. A name made
     only of common words (`api`, `web app`, `wikimem.recall.commonwords`) names its project
     only when written as one identifier (`web-app`, `web_app`) or followed by a word such as
     "repo" or "project" ("the api repo"): "the api returns 500" names no project called
@@ -154,16 +155,15 @@ PLACE_WORDS = frozenset(("in", "inside", "within", "from", "into", "across", "to
 
 def _referenced(text: str, at: int, end: int) -> bool:
     """Is the one word at `at`..`end` written as a place rather than as a word of a phrase:
-    possessive ("billing's"), part of a path ("~/code/billing", "billing/"), or after "in",
-    "from", … ("in billing", "from the billing")? "the billing history table" is a phrase."""
+    possessive ("billing's"), part of a path ("~/code/billing", "billing/"), or right after
+    "in", "from", … ("in billing")? With an article it is a phrase: "in the billing history
+    table" (but "in the billing repo": a word such as "repo" says so, `_context_after`)."""
     if text.startswith(("'s", "\u2019s"), end) or text.startswith("/", end):
         return True
     if at > 0 and text[at - 1] == "/":
         return True
-    before = text[:at].rstrip().split(" ")
-    if before and before[-1] == "the":
-        before = before[:-1]
-    return bool(before) and before[-1] in PLACE_WORDS
+    before = text[:at].rstrip().rsplit(" ", 1)[-1]
+    return before in PLACE_WORDS
 
 
 def _context_after(text: str, pos: int) -> bool:
