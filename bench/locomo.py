@@ -20,8 +20,11 @@ The subset and the baseline are the data README's: questions of category 1, 2 or
 own evidence turns formatted as above — 510 questions; raw-turn BM25 is SQLite FTS5 (porter,
 BM25) over the conversation's turns, queried with the question's non-stopword terms OR-ed, turns
 added best-first until the next one does not fit. Computed in the same run, it reproduces the
-README's figures (0.655 / 0.767 / 0.841). A question is answered when the normalised answer is a
-substring of the normalised injected text (both columns alike).
+README's figures (0.655 / 0.767 / 0.841). BM25 with neighbours, measured in the same run, is the
+baseline prompt-time recall has to beat: the same search, each hit given with the turn before and
+the turn after it in its session (a turn already given is not repeated), best first until the
+first that does not fit. A question is answered when the normalised answer is a substring of
+the normalised injected text (every column alike).
 
     python bench/locomo.py [--per-conversation] [--work DIR] [--reuse] [--jobs N]
 """
@@ -235,7 +238,7 @@ def baseline_texts(conv: dict[str, Any], question: str, budgets: tuple[int, ...]
 def neighbour_texts(
     conv: dict[str, Any], question: str, budgets: tuple[int, ...]
 ) -> dict[int, str]:
-    """BM25 with neighbours, the baseline prompt-time recall has to beat (issue 30): the same
+    """BM25 with neighbours, the baseline prompt-time recall has to beat: the same
     raw-turn BM25, each hit given with the turn before and the turn after it in its session (a
     turn already given is not repeated), best first until the first that does not fit."""
     order: list[str] = []
