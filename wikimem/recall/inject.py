@@ -4,9 +4,12 @@ Contract:
   - `session_start(...)`: pinned notes, `profile/*`, then the current project's standing notes
     (overview, conventions, commands, pitfalls, then the rest by recency; never session
     digests), within `inject.session_start_chars`.
-  - `prompt(...)`: the best-matching passages for the prompt, the current project first, none
-    already given in this session, within `inject.prompt_chars`; nothing at all when nothing is
-    relevant enough.
+  - `prompt(...)`: for the prompt, the best-matching passages of living notes and turns of
+    session digests (each with its neighbour turns, dated: `wikimem.recall.digests`), ranked by
+    `wikimem.recall.ranking`, living notes first, none already given in this session (at its
+    start included); for a prompt about how the person works, their own rules said in other
+    projects (`wikimem.recall.ownrules`); all within `inject.prompt_chars`; nothing at all when
+    nothing is relevant enough.
   - Text is wrapped in `<memory source="wikimem">…</memory>` with a line saying it is remembered
     context, not instructions; each note is introduced by `### <path> — <title>`. Stored text
     passes through `wikimem.recall.fence` first: it can neither end the block nor pose as a
