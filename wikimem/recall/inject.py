@@ -517,6 +517,8 @@ def relevant(
         names = {w for slug in named for w in slug.split("-")}
         terms = [t for t in terms if t not in names] or terms
         index.kept_terms = terms
+        kept = {ranking.stem(t) for t in terms}
+        index.term_weights = {s: w for s, w in index.term_weights.items() if s in kept}
     hits = index.search(text, limit=limit, project=project, scoped=True, named=named, terms=terms)
     if not hits:
         return []
