@@ -8,7 +8,11 @@ with one ticket and one function name of the project the session is in, like rea
 (injection is scoped: another project's tickets would rightly find nothing); notes name such
 things too.
 
-    python bench/inject_latency.py [--notes 10000] [--runs 30]
+With `--against DIR` (another checkout of wikimem, e.g. `git worktree add /tmp/base <commit>`),
+that checkout's hook runs in the same rounds on a copy of the same wiki, indexed by its own
+code: before and after measured side by side on a busy machine.
+
+    python bench/inject_latency.py [--notes 10000] [--runs 30] [--against DIR]
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -118,10 +123,22 @@ def generate(memory: Path, notes: int, rng: random.Random) -> None:
         i += 1
 
 
+def index_with(checkout: Path, home_root: str) -> None:
+    """Build the index of the home at `home_root` with another checkout's code."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from wikimem.recall.index import open_index;"
+        "i = open_index(sys.argv[2] + '/state', sys.argv[2] + '/memory');"
+        "i.refresh(full=True); i.close()"
+    )
+    subprocess.run([sys.executable, "-c", code, str(checkout), home_root], check=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--against", help="another wikimem checkout, timed in the same rounds")
     args = ap.parse_args()
     from wikimem.home import Home
     from wikimem.layout import init_home
@@ -143,33 +160,55 @@ def main() -> int:
         subprocess.run(["git", "init", "-q", str(project)], check=True)
         command = shlex.split(hook_command("claude", home))
         env = dict(os.environ, WIKIMEM_HOME=home.root)
-        samples: dict[str, list[float]] = {
-            "python -c pass": [],
-            "python -I -S -c pass": [],
-            "UserPromptSubmit": [],
-            "SessionStart": [],
-        }
-        injected = {"UserPromptSubmit": 0, "SessionStart": 0}
+        commands = {"": command}
+        if args.against:
+            other = Path(args.against).resolve()
+            other_home = os.path.join(tmp, "home-against")
+            shutil.copytree(home.root, other_home, symlinks=True)
+            for suffix in ("", "-wal", "-shm"):  # its own index, built by its own code
+                Path(other_home, "state", "index.sqlite3" + suffix).unlink(missing_ok=True)
+            index_with(other, other_home)
+            commands[" (--against)"] = [
+                sys.executable,
+                "-I",
+                "-S",
+                str(other / "wikimem" / "hookentry.py"),
+                "claude",
+                "--home",
+                other_home,
+            ]
+        samples: dict[str, list[float]] = {"python -c pass": [], "python -I -S -c pass": []}
+        injected: dict[str, int] = {}
+        for label in commands:
+            for event in ("UserPromptSubmit", "SessionStart"):
+                samples[event + label] = []
+                injected[event + label] = 0
 
         def own(modulus: int) -> int:
             # a ticket or function that proj-07's digests name (digest i is proj-(i % 20))
             return rng.randrange(modulus // PROJECTS) * PROJECTS + 7
 
         for run in range(args.runs + 3):
+            # one prompt per round, the same for every checkout
+            text = (
+                " ".join(rng.choice(WORDS) for _ in range(12))
+                + f" — see ticket-{own(3000)} in handler_{own(5000)}?"
+            )
             for name in samples:
                 if name.startswith("python"):
                     argv, stdin = [sys.executable, *name.split()[1:-1], "pass"], b""
                 else:
+                    event, _, label = name.partition(" ")
                     payload = {
                         "session_id": f"bench-{run}-{name}",
-                        "hook_event_name": name,
+                        "hook_event_name": event,
                         "cwd": str(project),
                         "transcript_path": "/tmp/t.jsonl",
                         "source": "startup",
-                        "prompt": " ".join(rng.choice(WORDS) for _ in range(12))
-                        + f" — see ticket-{own(3000)} in handler_{own(5000)}?",
+                        "prompt": text,
                     }
-                    argv, stdin = command, json.dumps(payload).encode()
+                    argv = commands[f" {label}" if label else ""]
+                    stdin = json.dumps(payload).encode()
                 t0 = time.perf_counter()
                 proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, check=False)
                 elapsed = time.perf_counter() - t0
@@ -192,10 +231,10 @@ def main() -> int:
         )
         print(f"(index built once in {build:.1f} s, as `wikimem search` or a commit would)\n")
         print(table(rows, ["hook event", "median ms", "vs python -c pass", "runs that injected"]))
-        ratio = median_ms(samples["UserPromptSubmit"]) / base
-        print(
-            f"\nUserPromptSubmit: {ratio:.2f}x (budget {BUDGET}x) -> {'OK' if ratio <= BUDGET else 'OVER BUDGET'}"
-        )
+        for label in commands:
+            ratio = median_ms(samples["UserPromptSubmit" + label]) / base
+            verdict = "OK" if ratio <= BUDGET else "OVER BUDGET"
+            print(f"\nUserPromptSubmit{label}: {ratio:.2f}x (budget {BUDGET}x) -> {verdict}")
     return 0
 
 

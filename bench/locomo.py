@@ -20,8 +20,11 @@ The subset and the baseline are the data README's: questions of category 1, 2 or
 own evidence turns formatted as above — 510 questions; raw-turn BM25 is SQLite FTS5 (porter,
 BM25) over the conversation's turns, queried with the question's non-stopword terms OR-ed, turns
 added best-first until the next one does not fit. Computed in the same run, it reproduces the
-README's figures (0.655 / 0.767 / 0.841). A question is answered when the normalised answer is a
-substring of the normalised injected text (both columns alike).
+README's figures (0.655 / 0.767 / 0.841). BM25 with neighbours, measured in the same run, is the
+baseline prompt-time recall has to beat: the same search, each hit given with the turn before and
+the turn after it in its session (a turn already given is not repeated), best first until the
+first that does not fit. A question is answered when the normalised answer is a substring of
+the normalised injected text (every column alike).
 
     python bench/locomo.py [--per-conversation] [--work DIR] [--reuse] [--jobs N]
 """
@@ -204,17 +207,67 @@ def baseline_texts(conv: dict[str, Any], question: str, budgets: tuple[int, ...]
     return _bm25.search(list(formatted_turns(conv).values()), question, budgets)
 
 
+def neighbour_texts(
+    conv: dict[str, Any], question: str, budgets: tuple[int, ...]
+) -> dict[int, str]:
+    """BM25 with neighbours, the baseline prompt-time recall has to beat: the same
+    raw-turn BM25, each hit given with the turn before and the turn after it in its session (a
+    turn already given is not repeated), best first until the first that does not fit."""
+    order: list[str] = []
+    session_of: list[int] = []
+    for k, date, turns in sessions_of(conv):
+        for t in turns:
+            order.append(f"[{date}] {t['speaker']}: {t['text']}")
+            session_of.append(k)
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter')")
+    db.executemany("INSERT INTO t(rowid, body) VALUES (?, ?)", list(enumerate(order)))
+    words = [w for w in re.findall(r"\w+", question.lower()) if w not in BASELINE_STOPWORDS]
+    match = " OR ".join(f'"{w}"' for w in words)
+    hits = (
+        [
+            int(r[0])
+            for r in db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t)", (match,))
+        ]
+        if match
+        else []
+    )
+    db.close()
+    out = {}
+    for budget in budgets:
+        picked: set[int] = set()
+        used = 0
+        for i in hits:
+            block = [
+                j
+                for j in (i - 1, i, i + 1)
+                if 0 <= j < len(order) and session_of[j] == session_of[i] and j not in picked
+            ]
+            cost = sum(len(order[j]) + 1 for j in block)
+            if used + cost > budget:
+                break
+            picked.update(block)
+            used += cost
+        out[budget] = "\n".join(order[j] for j in sorted(picked))
+    return out
+
+
 def _other_project_chars(text: str, project: str) -> int:
-    """Characters of injected blocks that belong to another project (`### projects/<slug>/…`)."""
+    """Characters of injected text from another project: its `### projects/<slug>/…` blocks, and
+    the person's rules said there (`… (said in <slug>, <date>)`)."""
     total = 0
     current: str | None = None
     for line in text.split("\n"):
         if line.startswith("### "):
             parts = line[4:].split(" ", 1)[0].split("/")
             current = parts[1] if len(parts) >= 3 and parts[0] == "projects" else None
-        if current is not None and current != project:
+        said = line.rsplit("(said in ", 1)[-1].split(",", 1)[0] if "(said in " in line else None
+        if (current is not None and current != project) or (said and said != project):
             total += len(line) + 1
     return total
+
+
+METHODS = ("raw-turn BM25", "BM25 + neighbours", "wikimem")
 
 
 def evaluate(work: str, shared: bool) -> dict[str, Any]:
@@ -223,7 +276,9 @@ def evaluate(work: str, shared: bool) -> dict[str, Any]:
     from wikimem.recall.index import open_index
     from wikimem.recall.inject import prompt as inject_prompt
 
-    totals = {b: [0, 0] for b in BUDGETS}  # budget -> [wikimem hits, baseline hits]
+    # budget -> hits per method (METHODS order)
+    totals = {b: [0] * len(METHODS) for b in BUDGETS}
+    # category -> budget -> hits per method, then the number of questions
     by_cat: dict[int, dict[int, list[int]]] = {}
     sizes = {b: 0 for b in BUDGETS}
     foreign = {b: 0 for b in BUDGETS}
@@ -249,25 +304,25 @@ def evaluate(work: str, shared: bool) -> dict[str, Any]:
             n += 1
             answer = norm(q["answer"])
             base = baseline_texts(conv, q["question"], BUDGETS)
-            cat = by_cat.setdefault(q["category"], {b: [0, 0, 0] for b in BUDGETS})
+            near = neighbour_texts(conv, q["question"], BUDGETS)
+            cat = by_cat.setdefault(q["category"], {b: [0] * (len(METHODS) + 1) for b in BUDGETS})
             for budget in BUDGETS:
                 ours = inject_prompt(home, index, project, None, q["question"], budget) or ""
                 assert len(ours) <= budget, (len(ours), budget)
                 sizes[budget] += len(ours)
                 foreign[budget] += _other_project_chars(ours, project)
-                hit_ours = answer in norm(ours)
-                hit_base = answer in norm(base[budget])
-                totals[budget][0] += hit_ours
-                totals[budget][1] += hit_base
-                cat[budget][0] += hit_ours
-                cat[budget][1] += hit_base
-                cat[budget][2] += 1
+                for m, text in enumerate((base[budget], near[budget], ours)):
+                    hit = answer in norm(text)
+                    totals[budget][m] += hit
+                    cat[budget][m] += hit
+                cat[budget][-1] += 1
         if not shared:
             index.close()
     if shared_index is not None:
         shared_index.close()
     return {
         "questions": n,
+        "methods": list(METHODS),
         "totals": totals,
         "by_category": by_cat,
         "mean_chars": {b: sizes[b] / max(n, 1) for b in BUDGETS},
@@ -325,13 +380,14 @@ def main() -> int:
     n = result["questions"]
     rows = []
     for b in BUDGETS:
-        ours, base = result["totals"][b]
+        raw, near, ours = result["totals"][b]
         rows.append(
             [
                 f"{b:,}",
-                f"{base / n:.3f}",
+                f"{raw / n:.3f}",
+                f"{near / n:.3f}",
                 f"{ours / n:.3f}",
-                f"{(ours - base) / n:+.3f}",
+                f"{(ours - near) / n:+.3f}",
                 f"{result['mean_chars'][b]:,.0f}",
                 f"{result['other_project_share'][b]:.0%}",
             ]
@@ -343,8 +399,9 @@ def main() -> int:
             [
                 "budget (chars)",
                 "raw-turn BM25",
+                "BM25 + neighbours",
                 "wikimem",
-                "difference",
+                "vs neighbours",
                 "wikimem mean chars",
                 "from other conversations",
             ],
@@ -352,12 +409,12 @@ def main() -> int:
     )
     cat_rows = []
     for cat, per in sorted(result["by_category"].items()):
-        cells = [f"{CATEGORIES.get(cat, cat)} ({per[BUDGETS[0]][2]})"]
+        cells = [f"{CATEGORIES.get(cat, cat)} ({per[BUDGETS[0]][-1]})"]
         for b in BUDGETS:
-            ours, base, count = per[b]
-            cells.append(f"{base / count:.3f} / {ours / count:.3f}")
+            *hits, count = per[b]
+            cells.append(" / ".join(f"{h / count:.3f}" for h in hits))
         cat_rows.append(cells)
-    print("\nby category, raw-turn BM25 / wikimem:\n")
+    print("\nby category, raw-turn BM25 / BM25 + neighbours / wikimem:\n")
     print(table(cat_rows, ["category (questions)", *[f"{b:,}" for b in BUDGETS]]))
     if tmp is not None:
         tmp.cleanup()

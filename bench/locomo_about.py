@@ -251,8 +251,8 @@ def main() -> int:
         at3k = {c: r["by_category"][c][3000] for c in CATEGORIES}
         rows.append(
             [variant]
-            + [f"{r['totals'][b][0] / n:.3f}" for b in BUDGETS]
-            + [f"{at3k[c][0] / max(at3k[c][2], 1):.3f}" for c in CATEGORIES]
+            + [f"{r['totals'][b][-1] / n:.3f}" for b in BUDGETS]
+            + [f"{at3k[c][-2] / max(at3k[c][-1], 1):.3f}" for c in CATEGORIES]
         )
     print(f"\n{n} questions (categories 1, 2, 4 with the answer in their evidence turns)\n")
     heads = [f"{b:,}" for b in BUDGETS] + [f"{name} @3k" for name in CATEGORIES.values()]

@@ -26,9 +26,10 @@ sys.path.insert(0, str(BENCH.parent))
 
 from _common import machine, table  # noqa: E402
 
-from wikimem.evaluate import sets  # noqa: E402
+from wikimem.evaluate import scoring, sets  # noqa: E402
 from wikimem.evaluate.report import (  # noqa: E402
     HEADER,
+    CaseResult,
     category_rows,
     detail_lines,
     summary_lines,
@@ -37,6 +38,51 @@ from wikimem.evaluate.runner import Backend, Outcome, run_backend, select_cases 
 from wikimem.evaluate.sets import datafile  # noqa: E402
 
 ENGINE = {"offline": "offline", "model": "scripted"}  # the bench's names -> the engine's
+
+
+def elsewhere(result: CaseResult) -> bool:
+    """A question asked in a project where nothing of its history happened (the person's own
+    rules, said in other projects), naming none."""
+    case = result.case
+    return (
+        bool(case.expect)
+        and not case.also_visible
+        and all(item.project != case.query.project for item in case.history)
+    )
+
+
+def prompt_time(results: list[CaseResult]) -> dict[str, int]:
+    """What prompt-time recall did: questions it gave something, answers only it gave, and the
+    person's rules asked in another project (found, and how many of those questions bled)."""
+    gave = [r for r in results if r.answer.prompt.strip()]
+    only = [
+        r
+        for r in results
+        if r.answer_present
+        and not scoring.all_present(r.answer.start, r.case.expect, r.case.same_line)
+    ]
+    rules = [r for r in results if elsewhere(r)]
+    return {
+        "questions": len(results),
+        "given_at_prompt": len(gave),
+        "answers": sum(bool(r.answer_present) for r in results),
+        "answers_only_at_prompt": len(only),
+        "rules_elsewhere": len(rules),
+        "rules_elsewhere_found": sum(bool(r.answer_present) for r in rules),
+        "rules_elsewhere_only_at_prompt": sum(r in only for r in rules),
+        "bleed": sum(r.bleed for r in results),
+    }
+
+
+def prompt_time_line(results: list[CaseResult]) -> str:
+    p = prompt_time(results)
+    return (
+        f"prompt-time recall: something given for {p['given_at_prompt']} of {p['questions']} "
+        f"questions; {p['answers_only_at_prompt']} of {p['answers']} answers came only from it; "
+        f"the person's rules asked in another project: {p['rules_elsewhere_found']} of "
+        f"{p['rules_elsewhere']} found ({p['rules_elsewhere_only_at_prompt']} only at prompt "
+        f"time); bleed in {p['bleed']} questions."
+    )
 
 
 def print_report(name: str, out: Outcome, verbose: bool) -> None:
@@ -49,13 +95,14 @@ def print_report(name: str, out: Outcome, verbose: bool) -> None:
     print()
     for line in summary_lines(run, out.results, out.unattributed, out.model):
         print(line)
+    print(prompt_time_line(out.results))
     if verbose:
         for line in detail_lines(out.results, out.unattributed):
             print(line)
 
 
 def as_json(name: str, out: Outcome) -> dict[str, Any]:
-    return {**out.as_json(), "backend": name}
+    return {**out.as_json(), "backend": name, "prompt_time": prompt_time(out.results)}
 
 
 def main() -> int:

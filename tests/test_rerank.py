@@ -1,5 +1,6 @@
 """What a prompt is given beyond BM25's order: passages covering the whole question, digest
-windows that read on from the turn that matched, generated text that is never an answer."""
+turns given with the turns after them (the answer follows the question), generated text that is
+never an answer."""
 
 from __future__ import annotations
 

@@ -41,8 +41,15 @@ def test_a_repository_is_named_with_or_without_its_owner() -> None:
         "acme_billing",
     ):
         assert "acme-billing" in named_projects(text, known), text
-    # a longer name, a file or another identifier is not the name
-    for text in ("billing-v2 is new", "see billing.py", "the billingservice", "rebilling"):
+    # a longer name, a file or another identifier is not the name; nor a word of a phrase
+    for text in (
+        "billing-v2 is new",
+        "see billing.py",
+        "the billingservice",
+        "rebilling",
+        "how big is the billing history table?",
+        "show each payment in the billing history table",
+    ):
         assert named_projects(text, known) == frozenset(), text
     # an owner with a hyphen, a name with one: every tail of the slug is a possible name
     assert named_projects("the billing-service deploy", known) == {"globex-billing-service"}

@@ -37,6 +37,7 @@ import os
 import sqlite3
 import time
 
+from wikimem.recall import ranking
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
 from wikimem.wiki.notemeta import TOP_FOLDERS
@@ -45,14 +46,14 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
-# bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading,
-# body, and what a model dream said a digest turn is about (a few names: as telling as a heading)
-WEIGHTS = (0.0, 0.0, 6.0, 4.0, 3.0, 2.0, 1.0, 2.0)
+TURN_CHARS = 2 * PASSAGE_CHARS  # a digest turn longer than this is cut like a paragraph
+DIGEST_TURNS = "Turns"  # the section of a session digest that holds its turns
 COMMON = 0.5  # a word in more passages than this share has no BM25 weight: no evidence
 MIN_COMMON_ROWS = 3
+MAX_PROJECTS = 10000  # projects listed, whatever is in the index
 ROW_BUDGET = 4000  # passages a query may have to rank, whatever the size of the wiki
 BUSY_WRITE_MS = 5000  # longest wait for the write lock without a deadline (dream, search)
 STOPWORDS = frozenset(
@@ -84,6 +85,10 @@ class Index:
         self._pins_read = False
         self._confirmations: frozenset[str] | None = None  # read when a note is indexed
         self.db = self._open(busy_ms)
+        # the last `selective_terms` answer's words and their weights (`ranking.idf`), by stem
+        self.term_weights: dict[str, float] = {}
+        self.kept_terms: list[str] = []
+        self._projects: list[str] | None = None  # `projects()`, once per opening
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
         for attempt in (0, 1):
@@ -153,9 +158,11 @@ class Index:
                 id INTEGER PRIMARY KEY, path TEXT UNIQUE, mtime_ns INTEGER, size INTEGER,
                 title TEXT, kind TEXT, tags TEXT, pinned INTEGER, updated TEXT, project TEXT,
                 chars INTEGER, held TEXT NOT NULL DEFAULT '');
+            CREATE INDEX notes_project ON notes (project);
             CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
             CREATE VIRTUAL TABLE passages USING fts5(
-                path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body, about,
+                path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, subjects, body,
+                about,
                 tokenize = 'porter unicode61 remove_diacritics 2')
             """.split(";"):
             if statement.strip():
@@ -190,6 +197,7 @@ class Index:
             gone.extend(rel for rel in known if rel not in on_disk)
         if not stale and not gone and not changed and not vanished:
             return True  # the common case on the hot path: nothing to write, no transaction
+        self._projects = None
         complete = True
         self._pins_read = False  # a person may have pinned or unpinned since the last refresh
         self._confirmations = None
@@ -370,14 +378,25 @@ class Index:
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
         pathwords = " ".join(p.replace("-", " ") for p in parts)
         rows = [
-            (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage, about)
+            (
+                first + ordinal,
+                rel,
+                ordinal,
+                title,
+                tags,
+                pathwords,
+                heading,
+                claim_subjects(passage),
+                passage,
+                about,
+            )
             for ordinal, (heading, passage, about) in enumerate(
                 split_passages(body, self._confirmed(), digest=kind == "session")[:ROWS_PER_NOTE]
             )
         ]
         self.db.executemany(
-            "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading, body,"
-            " about) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO passages (rowid, path, ordinal, title, tags, pathwords, heading,"
+            " subjects, body, about) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows,
         )
 
@@ -410,7 +429,10 @@ class Index:
         index's vocabulary: absent words are dropped, words in more than `COMMON` of all
         passages say nothing and are dropped too, and the rest are kept, rarest first, while the
         passages they match stay within `ROW_BUDGET`: ranking is then bounded however large the
-        wiki, and a prompt made only of common words injects nothing."""
+        wiki, and a prompt made only of common words injects nothing. The kept words' weights
+        (`ranking.idf`, by `ranking.stem`) are left in `term_weights` for the line scores."""
+        self.term_weights = {}
+        self.kept_terms = []
         words = query_terms(query)
         if not words:
             return []
@@ -441,7 +463,10 @@ class Index:
             if kept and rows + n > ROW_BUDGET:
                 break
             kept.append(words[word_index])
+            key = ranking.stem(words[word_index])
+            self.term_weights[key] = max(self.term_weights.get(key, 0.0), ranking.idf(total, n))
             rows += n
+        self.kept_terms = kept
         return kept
 
     def _document_frequencies(self, terms: tuple[str, ...]) -> dict[str, int]:
@@ -506,24 +531,25 @@ class Index:
         named: Iterable[str] = (),
         terms: list[str] | None = None,
     ) -> list[Hit]:
-        """Best passages for `query`, the current `project`'s ranked higher. With `scoped`, only
-        what a session in `project` may be given (`wikimem.recall.scope`): shared
-        notes, the project's own, and those of projects in `named`. `terms`: the query's
-        `selective_terms`, when the caller has them already."""
+        """Best passages for `query`, ranked by `wikimem.recall.ranking.score`: the current
+        `project`'s and the `named` projects' ranked higher. With `scoped`, only what a session
+        in `project` may be given (`wikimem.recall.scope`): shared notes, the project's own, and
+        those of projects in `named`. `terms`: the query's `selective_terms`, when the caller
+        has them already (their weights then come from that call)."""
         if terms is None:
             terms = self.selective_terms(query)
         if not terms:
             return []
+        owners = [p for p in dict.fromkeys([project or "", *named]) if p]
         match = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
         where = "passages MATCH ?"
         args: list[object] = [match]
         if scoped:
-            owners = [p for p in dict.fromkeys([project or "", *named]) if p]
             where += " AND (n.project = ''" + "".join(" OR n.project = ?" for _ in owners) + ")"
             args.extend(owners)
         sql = (
             "SELECT p.path, p.ordinal, p.heading, p.body, bm25(passages, "
-            + ", ".join(str(w) for w in WEIGHTS)
+            + ", ".join(str(w) for w in ranking.BM25_WEIGHTS)
             + ") AS score, n.title, n.kind, n.project, n.updated "
             f"FROM passages p JOIN notes n ON n.path = p.path WHERE {where} ORDER BY score LIMIT ?"
         )
@@ -533,9 +559,7 @@ class Index:
         except sqlite3.OperationalError:
             return []
         hits = [Hit(*row) for row in rows]
-        for hit in hits:
-            hit.score = -hit.bm25 * (1.5 if project and hit.project == project else 1.0)
-        hits.sort(key=lambda h: -h.score)
+        rescore(hits, self.term_weights, set(owners))
         return hits[:limit]
 
     def passage(self, path: str, ordinal: int) -> tuple[str, str] | None:
@@ -550,17 +574,28 @@ class Index:
         return (str(row[0]), str(row[1])) if row else None
 
     def projects(self) -> list[str]:
-        """Every project slug with a note in the wiki."""
-        rows = self.db.execute("SELECT DISTINCT project FROM notes WHERE project != ''")
-        return [str(r[0]) for r in rows]
+        """Every project slug with a note in the wiki (through the index on `project`: one
+        step per project, not per note)."""
+        if self._projects is None:
+            found: list[str] = []
+            row = self.db.execute("SELECT min(project) FROM notes WHERE project > ''").fetchone()
+            while row is not None and row[0] is not None and len(found) < MAX_PROJECTS:
+                found.append(str(row[0]))
+                row = self.db.execute(
+                    "SELECT min(project) FROM notes WHERE project > ?", (found[-1],)
+                ).fetchone()
+            self._projects = found
+        return list(self._projects)
 
 
 class Hit:
     __slots__ = (
+        "base",
         "bm25",
         "body",
         "heading",
         "kind",
+        "line",
         "ordinal",
         "path",
         "project",
@@ -587,6 +622,8 @@ class Hit:
         self.body = body
         self.bm25 = float(bm25)
         self.score = -self.bm25
+        self.line = 0.0  # the best line's score (`ranking.line_score`), once ranked
+        self.base = self.score  # the score without it
         self.title = title
         self.kind = kind
         self.project = project
@@ -606,7 +643,41 @@ class Hit:
             self.updated,
         )
         part.score = self.score
+        part.line = self.line
+        part.base = self.base
         return part
+
+
+def rescore(hits: list[Hit], weights: dict[str, float], owners: set[str]) -> None:
+    """Score `hits` (from BM25) with `ranking.score` and sort them, best first: a digest turn's
+    best line against `weights`, its project among `owners`, its age against the newest digest.
+    (A living note's passage is given whole, so its lines do not rank it apart.)"""
+    lines = [
+        [ln for ln in h.body.split("\n") if ln.strip()] if "/sessions/" in h.path else []
+        for h in hits
+    ]
+    count = sum(len(ls) for ls in lines)
+    average = sum(len(ln) for ls in lines for ln in ls) / count if count else 1.0
+    days = [ranking.day_number(ranking.digest_day(h.path) or "") for h in hits]
+    newest = max((d for d in days if d is not None), default=None)
+    for hit, its_lines, day in zip(hits, lines, days, strict=True):
+        best = max((ranking.line_score(ln, weights, average) for ln in its_lines), default=0.0)
+        age = float(newest - day) if newest is not None and day is not None else 0.0
+        hit.line = best
+        hit.score = ranking.score(-hit.bm25, best, hit.project in owners, age)
+        hit.base = ranking.score(-hit.bm25, 0.0, hit.project in owners, age)
+    hits.sort(key=lambda h: -h.score)
+
+
+def claim_subjects(passage: str) -> str:
+    """The subjects of a passage's claims (`- **Staging port**: …`), for the `subjects` field."""
+    out = []
+    for line in passage.split("\n"):
+        if line.startswith("- **"):
+            end = line.find("**", 4)
+            if end > 4 and line[end + 2 : end + 3] == ":":
+                out.append(line[4:end])
+    return " · ".join(out)
 
 
 def _dir_of(rel: str) -> str:
@@ -627,14 +698,22 @@ def split_passages(
 ) -> list[tuple[str, str, str]]:
     """(heading, text, about) passages: split at headings, then at blank lines and top-level
     list items, packed back together up to PASSAGE_CHARS. Marker comments and the generated
-    links block are dropped. In a session digest (`digest`), a turn's `**About:**` line is taken
-    out of the text whole, before any cut, and given as `about` with every piece of its turn:
-    it finds the turn, and is never the text a prompt is given."""
+    links block are dropped. In a session digest (`digest`), each turn (a top-level list item:
+    what was asked, done and answered) is a passage of its own, so a prompt finds the turn and
+    is given it with its neighbours (`wikimem.recall.digests`); a turn's `**About:**` line is
+    taken out of the text whole, before any cut, and given as `about` with every piece of its
+    turn: it finds the turn, and is never the text a prompt is given."""
     out: list[tuple[str, str, str]] = []
     heading = ""
     blocks: list[tuple[str, str]] = []  # (text, about)
 
     def flush() -> None:
+        if digest and heading == DIGEST_TURNS:
+            for block, about in blocks:
+                pieces = [block] if len(block) <= TURN_CHARS else _split_long(block)
+                out.extend((heading, piece, about) for piece in pieces)
+            blocks.clear()
+            return
         chunk: list[str] = []
         abouts: list[str] = []
         size = 0
@@ -715,24 +794,30 @@ def _split_long(block: str) -> list[str]:
 
 
 def query_terms(text: str, limit: int = 24) -> list[str]:
-    """Distinct content words of any text, in order: letters and digits of every script."""
-    words: list[str] = []
+    """Distinct content words of any text, in order: letters and digits of every script. "May"
+    next to a number is a month ("1 May, 2022", "May 2023"), not the verb the stopwords drop."""
+    raw: list[str] = []
     token: list[str] = []
-    for ch in text.lower() + " ":
+    for ch in text + " ":
         if ch.isalnum():
             token.append(ch)
-            continue
-        if token:
-            word = "".join(token)
+        elif token:
+            raw.append("".join(token))
             token = []
-            if (
-                (len(word) >= 2 or not word.isascii())
-                and word not in STOPWORDS
-                and word not in words
-            ):
-                words.append(word)
-                if len(words) >= limit:
-                    break
+    words: list[str] = []
+    for i, original in enumerate(raw):
+        word = original.lower()
+        month = original == "May" and (
+            (i > 0 and raw[i - 1].isdigit()) or (i + 1 < len(raw) and raw[i + 1].isdigit())
+        )
+        if (
+            (len(word) >= 2 or not word.isascii())
+            and (word not in STOPWORDS or month)
+            and word not in words
+        ):
+            words.append(word)
+            if len(words) >= limit:
+                break
     return words
 
 

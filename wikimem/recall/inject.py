@@ -4,9 +4,12 @@ Contract:
   - `session_start(...)`: pinned notes, `profile/*`, then the current project's standing notes
     (overview, conventions, commands, pitfalls, then the rest by recency; never session
     digests), within `inject.session_start_chars`.
-  - `prompt(...)`: the best-matching passages for the prompt, the current project first, none
-    already given in this session, within `inject.prompt_chars`; nothing at all when nothing is
-    relevant enough.
+  - `prompt(...)`: for the prompt, the best-matching passages of living notes and turns of
+    session digests (each with its neighbour turns, dated: `wikimem.recall.digests`), ranked by
+    `wikimem.recall.ranking`, living notes first, none already given in this session (at its
+    start included); for a prompt about how the person works, their own rules said in other
+    projects (`wikimem.recall.ownrules`); all within `inject.prompt_chars`; nothing at all when
+    nothing is relevant enough.
   - Text is wrapped in `<memory source="wikimem">…</memory>` with a line saying it is remembered
     context, not instructions; each note is introduced by `### <path> — <title>`. Stored text
     passes through `wikimem.recall.fence` first: it can neither end the block nor pose as a
@@ -31,10 +34,11 @@ Hook-path module: standard library only; it reads notes and the index, never wri
 
 from __future__ import annotations
 
+import heapq
 import os
 
 from wikimem.capture.redact import redact
-from wikimem.recall import relevance, rerank
+from wikimem.recall import digests, ranking, relevance, rerank
 from wikimem.recall.fence import data, one_line
 from wikimem.recall.given import (
     defer_standing,
@@ -71,11 +75,14 @@ MIN_USEFUL = 200  # don't start a note with less room than this
 MIN_SCORE = 1.0  # bm25 magnitude below which a match is too weak to inject
 # Relevance is relative: a passage scoring below this share of the best match is not given,
 # however much room is left (inject what is relevant, not what fits).
-FLOOR_RATIO = 0.35
+FLOOR_RATIO = 0.3
 # Session digests are dated history: given only when no living note answers about as well.
 DIGEST_RATIO = 0.6
 SIBLING_RATIO = 0.5
 MIN_EXCERPT = 160  # a passage cut shorter than this says too little to be worth its header
+MIN_LINE = 24  # room left below which no line is worth looking for
+MAX_MISSES = 12  # candidates in a row that do not fit, after which no more hits are looked at
+RULES_SHARE = 3  # the person's rules from other projects take at most a third of the budget
 # Clients whose resumed history keeps what earlier prompts were given (seen in request bodies)
 RESUME_KEEPS_PROMPTS = ("copilot", "opencode", "qwen")
 # Clients that run the session-start hook and the first prompt's hook at the same time
@@ -296,57 +303,133 @@ def _standing_overview(body: str) -> str:
 # -- per prompt --------------------------------------------------------------------------------
 
 
-def choose_passages(
+def choose(
+    index: Index,
     hits: list[Hit],
     given: dict[str, list[Any]],
     room: int,
     min_score: float,
-    terms: list[str] = (),  # type: ignore[assignment]
-) -> list[tuple[Hit, list[Hit]]]:
-    """Best passages that fit, grouped by note (note order = its best passage's rank). A good
-    passage too long for the room left is cut to the window around the prompt's words."""
+    terms: Sequence[str],
+    keep: Callable[[str], bool] = lambda line: True,
+) -> list[tuple[str, list[Any]]]:
+    """What fits `room`, as groups in the order given: ("note", hits of one living note, in
+    their order in it) and ("digests", digest lines of one project, `digests.Piece`s).
+
+    Every candidate has a value: a hit's score against the best one's, never more than the hit
+    before it (the order of `relevant` stands); a digest hit gives its lines and its neighbours'
+    at a share of its value (`wikimem.recall.digests`). Candidates are taken by value while they
+    fit; a hit too long for the room left is cut to the window around the prompt's words."""
     skip_notes = set(given["notes"])
     skip = {(p, o) for p, o in given["passages"]}
-    groups: dict[str, list[Hit]] = {}
-    best: dict[str, float] = {}
-    order: list[str] = []
-    used = 0
+    turns_given = set(given["turns"])
+    weights = index.term_weights
+    top = hits[0].score if hits and hits[0].score > 0 else 1.0
+    values: list[float] = []
+    value = 1.0
     for hit in hits:
-        if hit.score < min_score or hit.path in skip_notes or (hit.path, hit.ordinal) in skip:
-            continue
-        # A note's other passages share its title and tags; they come along only when they
-        # match well on their own too.
-        if hit.score < SIBLING_RATIO * best.setdefault(hit.path, hit.score):
-            continue
-        header = 0 if hit.path in groups else len(_header(hit)) + 2
-        cost = header + len(_passage_lines(hit)) + 1
-        if used + cost > room:
-            # Cut to the window around the prompt's words. What a passage costs is not its
-            # length (provenance is compacted, a heading added), so measure each cut and cut
-            # again by the excess; a passage that still does not fit is left out.
-            space = room - used - header - 2
-            whole = hit
-            for _ in range(4):
-                if space < MIN_EXCERPT:
-                    break
-                hit = whole.excerpt(window(whole.body, terms, space))
-                cost = header + len(_passage_lines(hit)) + 1
-                if used + cost <= room:
-                    break
-                space -= used + cost - room
-            if used + cost > room or space < MIN_EXCERPT:
+        value = min(value, hit.score / top)
+        values.append(value)
+    # Candidates are made lazily, a hit's when no candidate made so far is worth more than it
+    # (its lines and neighbours are never worth more than the hit): the order is that of sorting
+    # them all, at the cost of the few that are looked at.
+    heap: list[tuple[float, int, int, int, int, Any]] = []
+    made = 0
+    serial = 0
+
+    def make(rank: int) -> None:
+        nonlocal serial
+        hit = hits[rank]
+        if hit.score < min_score:
+            return
+        if rerank.is_digest(hit):
+            for piece in digests.pieces(index, hit, values[rank], rank, weights, turns_given, keep):
+                serial += 1
+                heapq.heappush(heap, (-piece.value, rank, piece.kind, piece.line, serial, piece))
+        elif hit.path not in skip_notes and (hit.path, hit.ordinal) not in skip:
+            serial += 1
+            heapq.heappush(heap, (-values[rank], rank, 0, 0, serial, hit))
+
+    groups: dict[str, list[Any]] = {}
+    best: dict[str, float] = {}
+    taken: set[tuple[str, int, int]] = set()
+    repeated: set[tuple[str, str]] = set()
+    dated: set[str] = set()
+    dates: dict[str, str] = {}
+    used = 0
+    misses = 0  # candidates in a row that did not fit
+    while room - used > MIN_LINE:
+        if misses >= MAX_MISSES:
+            made = len(hits)  # the room is as good as full: what is made already may still fit
+        while made < len(hits) and (not heap or values[made] >= -heap[0][0]):
+            make(made)
+            made += 1
+        if not heap:
+            break
+        _, _, kind, _, _, item = heapq.heappop(heap)
+        if isinstance(item, digests.Piece):
+            said = (item.path, digests.content(item.whole))
+            if item.key in taken or said in repeated:
                 continue
-        groups.setdefault(hit.path, []).append(hit)
-        if hit.path not in order:
-            order.append(hit.path)
+            group = "digests:" + item.path.split("/")[1]
+            extra = 0 if group in groups else len(digests.header(group[8:])) + 2
+            when = dates.get(item.path) or dates.setdefault(item.path, digests.date_line(item.path))
+            day = group + when
+            extra += 0 if day in dated else len(when) + 1
+            cost = extra + digests.cost(item.text)
+            if used + cost > room:
+                space = room - used - extra - 3
+                if kind == 0 and space >= MIN_EXCERPT:
+                    item = item.cut(window(item.text, terms, space))
+                    cost = extra + digests.cost(item.text)
+                if used + cost > room:
+                    misses += 1
+                    continue
+            taken.add(item.key)
+            repeated.add(said)
+            dated.add(day)
+        else:
+            hit = item
+            # A note's other passages share its title and tags; they come along only when they
+            # match well on their own too.
+            if hit.score < SIBLING_RATIO * best.setdefault(hit.path, hit.score):
+                continue
+            group = "note:" + hit.path
+            header = 0 if group in groups else len(_header(hit)) + 2
+            cost = header + len(_passage_lines(hit)) + 1
+            if used + cost > room:
+                # Cut to the window around the prompt's words. What a passage costs is not its
+                # length (provenance is compacted, a heading added), so measure each cut and cut
+                # again by the excess; a passage that still does not fit is left out.
+                space = room - used - header - 2
+                whole = hit
+                for _ in range(4):
+                    if space < MIN_EXCERPT:
+                        break
+                    hit = whole.excerpt(window(whole.body, terms, space))
+                    cost = header + len(_passage_lines(hit)) + 1
+                    if used + cost <= room:
+                        break
+                    space -= used + cost - room
+                if used + cost > room or space < MIN_EXCERPT:
+                    misses += 1
+                    continue
+            item = hit
+        groups.setdefault(group, []).append(item)
         used += cost
-    return [(groups[p][0], sorted(groups[p], key=lambda h: h.ordinal)) for p in order]
+        misses = 0
+    out: list[tuple[str, list[Any]]] = []
+    for group, items in groups.items():
+        if group.startswith("note:"):
+            out.append(("note", sorted(items, key=lambda h: h.ordinal)))
+        else:
+            out.append(("digests", items))
+    return out
 
 
 def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
     """The raw bodies (hidden records included) of the notes a digest could contradict."""
     rows = index.notes("project = ? AND kind != 'session'", (project,)) if project else []
-    rows += index.notes("path LIKE 'profile/%'")
+    rows += index.notes("path >= 'profile/' AND path < 'profile0'")  # ("0" sorts after "/")
     bodies = []
     for path, *_ in rows:
         text = plainfile.read_text(home.memory_dir, path, limit=index.max_note_bytes)
@@ -420,22 +503,30 @@ def relevant(
     limit: int,
     given: dict[str, list[Any]] | None = None,
 ) -> list[Hit]:
-    """The passages worth giving for a prompt, best first: only what a session in `project` may
-    see and has not been given yet, above a floor relative to the best match, ordered to cover
-    the prompt's words, living notes before digests, digests only when living notes do not
-    answer as well, as windows that read on from their best turn (`wikimem.recall.rerank`), and
-    never a digest turn that repeats a value a newer claim replaced."""
+    """The passages worth giving for a prompt, best first (`wikimem.recall.ranking`): only what
+    a session in `project` may see and has not been given yet, above a floor relative to the
+    best match, ordered to cover the prompt's words, living notes before digest turns, and digest
+    turns only when living notes do not answer as well."""
     from wikimem.recall.scope import named_projects
 
     named = named_projects(text, index.projects()) - {project}
     terms = index.selective_terms(text)
+    if named:
+        # the words naming a project say where to look, not what to find: every note of it
+        # holds them in its path
+        names = {w for slug in named for w in slug.split("-")}
+        terms = [t for t in terms if t not in names] or terms
+        index.kept_terms = terms
+        kept = {ranking.stem(t) for t in terms}
+        index.term_weights = {s: w for s, w in index.term_weights.items() if s in kept}
     hits = index.search(text, limit=limit, project=project, scoped=True, named=named, terms=terms)
     if not hits:
         return []
     floor = max(min_score, FLOOR_RATIO * hits[0].score)
     hits = [h for h in hits if h.score >= floor]
-    living_best = max((h.score for h in hits if not rerank.is_digest(h)), default=0.0)
-    digest_best = max((h.score for h in hits if rerank.is_digest(h)), default=0.0)
+    # (compared without the digest turns' line scores, which living passages do not have)
+    living_best = max((h.base for h in hits if not rerank.is_digest(h)), default=0.0)
+    digest_best = max((h.base for h in hits if rerank.is_digest(h)), default=0.0)
     if living_best and digest_best and living_best >= DIGEST_RATIO * digest_best:
         hits = [h for h in hits if not rerank.is_digest(h)]
     given = given or nothing()
@@ -444,13 +535,41 @@ def relevant(
     hits = [
         h for h in hits if h.path not in notes_given and (h.path, h.ordinal) not in passages_given
     ]
-    fresh = _fresh_turns(home, index, project) if any(map(rerank.is_digest, hits)) else None
-    if fresh is not None:
-        hits = [h for h in hits if not rerank.is_digest(h) or fresh(h.body)]
     weight = rerank.term_weights(hits, terms)
     hits = rerank.cover(hits, weight)
-    hits = [h for h in hits if not rerank.is_digest(h)] + [h for h in hits if rerank.is_digest(h)]
-    return rerank.read_on(index, hits, weight, set(given["turns"]), fresh)
+    return [h for h in hits if not rerank.is_digest(h)] + [h for h in hits if rerank.is_digest(h)]
+
+
+def _keep_line(
+    home: Home, index: Index, project: str, hits: list[Hit], given: dict[str, list[Any]]
+) -> Callable[[str], bool]:
+    """The test a digest line must pass to be given: it repeats no value or claim the living
+    notes say was replaced or retracted, and does not restate a claim of a note this session was
+    given whole (at its start)."""
+    if not any(map(rerank.is_digest, hits)):
+        return lambda line: True
+    fresh = _fresh_turns(home, index, project)
+    known = known_claims(index, given["notes"])
+    if fresh is None and not known:
+        return lambda line: True
+    return lambda line: (fresh is None or fresh(line)) and not (known and _restates(line, known))
+
+
+def known_claims(index: Index, paths: Sequence[str]) -> list[set[str]]:
+    """The words of each claim line of the notes at `paths` (what session start gave)."""
+    if not paths:
+        return []
+    marks = ",".join("?" * len(paths))
+    rows = index.db.execute(
+        f"SELECT body FROM passages WHERE path IN ({marks})", tuple(paths)
+    ).fetchall()
+    out = []
+    for (body,) in rows:
+        for line in str(body).split("\n"):
+            words = _words(line)
+            if len(words) >= 3:
+                out.append(words)
+    return out
 
 
 def _fresh_turns(home: Home, index: Index, project: str) -> Callable[[str], bool] | None:
@@ -480,22 +599,33 @@ def prompt(
     if given is None:
         given = load_given(home, session) if session else nothing()
     hits = relevant(home, index, project, text, min_score, limit, given)
+    from wikimem.recall import ownrules
     from wikimem.recall.index import query_terms
+    from wikimem.recall.scope import named_projects
 
+    terms = query_terms(text)
     legend = _needs_legend(h.body for h in hits)
-    chosen = choose_passages(hits, given, budget - _overhead(legend), min_score, query_terms(text))
-    if not chosen:
-        return None
+    room = budget - _overhead(legend)
     parts = []
-    for first, group in chosen:
-        lines = [_header(first)] + [_passage_lines(hit) for hit in group]
-        for hit in group:
-            if rerank.is_digest(hit):
-                # a window's whole turns, not its passage: it may have left some out
-                given["turns"].extend(turn_id(hit.path, t) for t in rerank.items(hit.body))
-            else:
-                given["passages"].append([hit.path, hit.ordinal])
-        parts.append("\n".join(lines) + "\n")
+    if ownrules.about_work(terms):
+        named = named_projects(text, index.projects())
+        known = known_claims(index, given["notes"])
+        rules = ownrules.find(index, project, index.kept_terms, given, named, known)
+        block = ownrules.render(rules, room // RULES_SHARE) if rules else None
+        if block is not None:
+            parts.append(block.text)
+            room -= len(block.text) + 1
+            given["turns"].extend(block.given)
+    keep = _keep_line(home, index, project, hits, given)
+    for kind, items in choose(index, hits, given, room, min_score, terms, keep):
+        if kind == "digests":
+            parts.append(digests.render(items))
+            given["turns"].extend(turn_id(p.path, p.whole) for p in items)
+            continue
+        parts.append("\n".join([_header(items[0])] + [_passage_lines(hit) for hit in items]) + "\n")
+        given["passages"].extend([hit.path, hit.ordinal] for hit in items)
+    if not parts:
+        return None
     text = _wrap(parts, legend)
     if len(text) > budget:  # the accounting above is exact; this only guards a future slip
         return None
@@ -516,7 +646,7 @@ def window(text: str, terms: Sequence[str], size: int) -> str:
     if len(text) <= size:
         return text
     lowered = text.lower()
-    positions = sorted((i, t) for t in terms for i in _find_all(lowered, rerank.stem(t)))
+    positions = sorted((i, t) for t in terms for i in _find_all(lowered, ranking.stem(t)))
     # A rare word (the name asked about) counts more than one found everywhere in the passage,
     # and a word counts only when it ends well inside the window (the cut at a word boundary
     # must not take it away).

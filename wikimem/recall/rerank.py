@@ -1,46 +1,34 @@
-"""What a prompt is given beyond BM25's order (docs/recall.md): passages that together cover the
-prompt, and digest passages that read on from the turn that matched.
+"""What a prompt is given beyond the ranking's order (docs/recall.md): passages that together
+cover the prompt.
 
 Contract:
   - `term_weights(hits, terms)`: the query words' stems, weighted by how rare they are among
-    the candidates; computed once, used by both steps below.
+    the candidates.
   - `cover(hits, weight)`: the same passages, reordered so that, taken in order, they cover the
     prompt's distinct words. Each next passage is the best by relevance (its score against the
     best match) plus what it adds (the prompt's words it holds that the passages before it do
     not, a word found in fewer passages counting more). A question about two things then gets a
     passage for each, not four about the more frequent one.
-  - `read_on(index, hits, weight)`: each session digest's passage replaced by a window of about
-    the same size that starts at its best-matching turn and reads on, into the next passage of
-    the same section when this one ends. In a conversation the answer follows the words that
-    match the question (asked in one turn, answered in the next), and the fixed cut of a digest
-    into passages often put it in the next passage. Earlier turns fill the window only when the
-    section ends first; a turn already given with an earlier passage of the same note is not
-    given again, nor one given earlier in the session (`given`: turn ids), nor one that `fresh`
-    rejects (it repeats a value a newer claim replaced). Living notes are left as they are: each
-    of their lines stands alone.
+  - `items(text)`: a passage's top-level list items (a digest's turns) with their continuation
+    lines.
 
-Words are matched by their first six letters (`stem`), the crude stemming the window of
-`wikimem.recall.inject` uses too. Hook-path module: standard library only.
+Words are matched by `wikimem.recall.ranking.stem`, the crude stemming the line scores and the
+window of `wikimem.recall.inject` use too. Hook-path module: standard library only.
 """
 
 from __future__ import annotations
 
 import math
 
-from wikimem.recall.given import turn_id
+from wikimem.recall.ranking import stem
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence, Set
+    from collections.abc import Sequence
 
-    from wikimem.recall.index import Hit, Index
+    from wikimem.recall.index import Hit
 
 COVERAGE = 1.0  # how much a passage's share of not-yet-covered words counts beside relevance
-WINDOW_CHARS = 900  # a digest window's size: the index's passage size
-
-
-def stem(term: str) -> str:
-    return term[:6]
 
 
 def term_weights(hits: Sequence[Hit], terms: Sequence[str]) -> dict[str, float]:
@@ -89,58 +77,3 @@ def items(text: str) -> list[str]:
         else:
             out[-1] += "\n" + line
     return [i for i in out if i.strip()]
-
-
-def read_on(
-    index: Index,
-    hits: list[Hit],
-    weight: dict[str, float],
-    given: Set[str] = frozenset(),
-    fresh: Callable[[str], bool] | None = None,
-) -> list[Hit]:
-    if not weight or not any(is_digest(h) for h in hits):
-        return hits
-    shown = set(given)  # turn ids: given earlier in the session, or with a window before
-    out: list[Hit] = []
-    for hit in hits:
-        if not is_digest(hit):
-            out.append(hit)
-            continue
-        turns = items(hit.body)
-
-        def new(turn: str, path: str = hit.path) -> bool:
-            return turn_id(path, turn) not in shown and (fresh is None or fresh(turn))
-
-        scores = [sum(w for s, w in weight.items() if s in t.lower()) for t in turns]
-        best = max(range(len(turns)), key=lambda i: (scores[i], -i), default=0)
-        if not turns or scores[best] <= 0:
-            window = [t for t in turns if new(t)]
-        else:
-            window = []
-            size = 0
-            for turn in turns[best:]:
-                if window and size + len(turn) + 1 > WINDOW_CHARS:
-                    break
-                if new(turn):
-                    window.append(turn)
-                    size += len(turn) + 1
-            if size < WINDOW_CHARS:
-                following = index.passage(hit.path, hit.ordinal + 1)
-                if following is not None and following[0] == hit.heading:
-                    for turn in items(following[1]):
-                        if size + len(turn) + 1 > WINDOW_CHARS:
-                            break
-                        if new(turn):
-                            window.append(turn)
-                            size += len(turn) + 1
-            for turn in reversed(turns[:best]):
-                if size + len(turn) + 1 > WINDOW_CHARS:
-                    break
-                if new(turn):
-                    window.insert(0, turn)
-                    size += len(turn) + 1
-        if not window:
-            continue  # all of it was given before
-        shown.update(turn_id(hit.path, t) for t in window)
-        out.append(hit if window == turns else hit.excerpt("\n".join(window)))
-    return out

@@ -44,10 +44,15 @@ def named_projects(text: str, known: Iterable[str]) -> frozenset[str]:
     A slug joins owner and name with hyphens, and either may hold hyphens itself, so every tail
     of the slug is taken as a possible name: `acme-billing-api` is named by `billing-api`,
     `billing api` and `api`. A name is a whole word of the text (`billing` is not named by
-    `billing-v2` or `billing.py`). A name made only of common words (`api`, `web app`,
-    `wikimem.recall.commonwords`) names its project only when written as one identifier
-    (`web-app`, `web_app`) or followed by a word such as "repo" or "project" ("the api repo"):
-    "the api returns 500" names no project called `api`."""
+    `billing-v2` or `billing.py`). A name of one word is named when the text refers to a place
+    by it: followed by a word such as "repo" or "project" ("the billing repo"), possessive
+    ("billing's"), in a path ("~/code/billing"), right after "in", "from", … ("in billing"),
+    or the subject of a question ("how does billing deploy?"); "(in) the billing history table"
+    uses the word, it does not name the repository. A name made
+    only of common words (`api`, `web app`, `wikimem.recall.commonwords`) names its project
+    only when written as one identifier (`web-app`, `web_app`) or followed by a word such as
+    "repo" or "project" ("the api repo"): "the api returns 500" names no project called
+    `api`."""
     lowered = text.lower()
     # one look for a context word, and one scan per distinct name: projects share tails (`api`)
     context = any(word in lowered for word in ("repo", "project", "codebase"))
@@ -89,7 +94,11 @@ def _names(text: str, words: tuple[str, ...], context: bool) -> bool:
     while at != -1 and tries < _MAX_FOUND:
         tries += 1
         end = _match_at(text, at, words) if _starts_word(text, at) else None
-        if end is not None and (distinctive or end[1] or _context_after(text, end[0])):
+        if end is not None and (
+            end[1]
+            or _context_after(text, end[0])
+            or (distinctive and (len(words) > 1 or _referenced(text, at, end[0])))
+        ):
             return True
         at = text.find(first, at + 1)
     return False
@@ -139,6 +148,27 @@ def _distinctive(words: tuple[str, ...]) -> bool:
     from wikimem.recall.commonwords import COMMON
 
     return any(len(w) >= 3 and not w.isdigit() and w not in COMMON for w in words)
+
+
+PLACE_WORDS = frozenset(("in", "inside", "within", "from", "into", "across", "to"))
+# a name right after one of these is the subject of a question ("how does billing deploy?")
+ASKING_WORDS = frozenset(
+    "does do did is are was were will would can could should has have had".split()
+)
+
+
+def _referenced(text: str, at: int, end: int) -> bool:
+    """Is the one word at `at`..`end` written as a place or a subject rather than as a word of
+    a phrase: possessive ("billing's"), part of a path ("~/code/billing", "billing/"), right
+    after "in", "from", … ("in billing") or the subject of a question ("how does billing
+    deploy?")? With an article it is a phrase: "in the billing history table" (but "in the
+    billing repo": a word such as "repo" says so, `_context_after`)."""
+    if text.startswith(("'s", "\u2019s"), end) or text.startswith("/", end):
+        return True
+    if at > 0 and text[at - 1] == "/":
+        return True
+    before = text[:at].rstrip().rsplit(" ", 1)[-1]
+    return before in PLACE_WORDS or before in ASKING_WORDS
 
 
 def _context_after(text: str, pos: int) -> bool:

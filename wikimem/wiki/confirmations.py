@@ -19,7 +19,6 @@ Hook-path module: standard library only (injection and the search index read it)
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from wikimem.capture import fastjson
@@ -68,6 +67,10 @@ def key(line: str) -> str:
         text = text[:at] + (text[colon + 3 :] if colon != -1 else text[at + len(HELD_MARK) :])
     if text.endswith(")") and " (" in text:
         text = text[: text.rfind(" (")]
+    # imported here: `hashlib` costs ~3 ms (OpenSSL) on every hook that reads the index, and a
+    # line is keyed only when it is held back
+    import hashlib
+
     return hashlib.sha256(" ".join(text.split()).encode("utf-8", "surrogatepass")).hexdigest()
 
 
