@@ -109,9 +109,10 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
     import subprocess
     import tempfile
 
+    from wikimem.wiki.editstamp import stamp_updated
     from wikimem.wiki.gate import content_hash
     from wikimem.wiki.notes import now_utc
-    from wikimem.wiki.remember import check_edit, edit_note, stamp_updated, template_for
+    from wikimem.wiki.remember import check_edit, edit_note, template_for
 
     original = wiki.read(rel)
     base = content_hash(original)

@@ -391,6 +391,7 @@ def _plan(
     """(commit memory/ moves to, what the merge did, whether that commit is ours to amend),
     or None when the remote brings nothing new."""
     info = _Merge()
+    since = ("", "")  # per side, the commit its changes are counted from
     if not ch.filtered:
         if _ancestor(git, theirs, head):
             return None
@@ -409,6 +410,7 @@ def _plan(
             info.joined = True
         base_tree = tree_of(git, base_out) if base_out else empty_tree(git)
         their_tree = tree_of(git, theirs)
+        since = (base_out, base_out)
     else:
         keep = ch.carries
         base_commit = last.last_remote if last is not None and last.last_remote else ""
@@ -422,13 +424,21 @@ def _plan(
         )
         their_tree = filter_tree(git, tree_of(git, theirs), keep)
         info.refused = unsafe_entries(git, their_tree)
+        since = (last.last_local if last is not None else "", base_commit)
     # Nothing that must not be checked out (a link, a submodule, a name too long) is taken from
     # either side: the merged tree leaves it out, and the push removes it from the remote.
     their_tree = without(git, their_tree, (p for p, _ in info.refused), _temp_index(git))
     base_tree = safe_tree(git, base_tree, _temp_index(git))[0]
     our_tree = safe_tree(git, tree_of(git, head), _temp_index(git))[0]
     labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
-    merge = merge_trees(git, base_tree, our_tree, their_tree, labels, _temp_index(git))
+
+    def edited_at(path: str) -> tuple[str, str]:
+        return (
+            _hand_committed_at(git, since[0], head, path),
+            _hand_committed_at(git, since[1], theirs, path),
+        )
+
+    merge = merge_trees(git, base_tree, our_tree, their_tree, labels, _temp_index(git), edited_at)
     info.conflicts, info.kept_edits = merge.conflicts, merge.kept_edits
     if merge.tree == tree_of(git, head) and ch.filtered:
         return head, info, False
@@ -436,6 +446,30 @@ def _plan(
     target = git.out("commit-tree", merge.tree, "-p", head, "-p", theirs, input=message)
     info.changed = _diff_names(git, head, target)
     return target, info, True
+
+
+def _hand_committed_at(git: Git, since: str, tip: str, path: str) -> str:
+    """When a person's own commit (one without wikimem's `Wikimem-Source` trailer, a merge
+    excepted) last changed `path` after `since` up to `tip`, as `YYYY-MM-DDTHH:MM:SSZ`; "" when
+    none did. Such a commit leaves `updated:` as it was: its time is when that side changed."""
+    span = f"{since}..{tip}" if since else tip
+    proc = git.run(
+        "log",
+        "--no-merges",
+        "--format=%at%x1f%(trailers:key=Wikimem-Source,valueonly,separator=%x2c)",
+        span,
+        "--",
+        path,
+        check=False,
+    )
+    times = []
+    for line in proc.stdout.splitlines():
+        stamp, _, source = line.partition("\x1f")
+        if stamp.strip().isdigit() and not source.strip():
+            times.append(int(stamp))
+    if not times:
+        return ""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(max(times)))
 
 
 def _their_machine(git: Git, commit: str) -> str:

@@ -289,8 +289,10 @@ class Wiki:
         the gate as it stands: a secret is redacted (or the change refused), a pre_write
         command may block or rewrite it, an invalid note is refused. Refused changes stay on
         disk, uncommitted, and are reported. A `conflict: true` left on a note whose markers
-        the person removed is removed with them."""
+        the person removed is removed with them, and `updated:` says when the file was changed
+        (`wikimem.wiki.editstamp`)."""
         from wikimem.sync.merge import without_stale_flag
+        from wikimem.wiki.editstamp import stamp_hand_edit
 
         with file_lock(self.home.state("memory.lock")):
             self.recover()  # a dream's half-written files are rolled back, never committed
@@ -299,8 +301,13 @@ class Wiki:
             for rel in paths:
                 text = read_current(self.memory_dir, rel)
                 operation = "delete" if text is None else ("update" if rel in tracked else "create")
-                # a conflict whose markers the person removed: its flag goes with them
-                proposed = without_stale_flag(rel, text) if text is not None else None
+                # a conflict whose markers the person removed: its flag goes with them; the edit
+                # carries the time it was made, not this commit's (sync conflicts go by it)
+                proposed = None
+                if text is not None:
+                    committed = self.store.file_at(rel) if rel in tracked else None
+                    stamped = stamp_hand_edit(self.memory_dir, rel, text, committed)
+                    proposed = without_stale_flag(rel, stamped)
                 write = MemoryWrite(rel, operation, proposed, source, (), content_hash(text))
                 result = self.gate.check(write, applied=True)
                 if result.ok and text is not None and result.content != text:
