@@ -231,9 +231,9 @@ def test_the_later_hand_edit_wins_on_both_machines_whichever_merges(
         os.utime(path, (when, when))
         if committed_by == "git":
             stamp = f"@{when} +0000"
+            person = ("-c", "user.name=Person", "-c", "user.email=p@x")
             subprocess.run(
-                ["git", "-C", home.memory_dir, "-c", "user.name=Person", "-c", "user.email=p@x"]
-                + ["commit", "-qam", "port"],
+                ["git", "-C", home.memory_dir, *person, "commit", "-qam", "port"],
                 check=True,
                 env={**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp},
             )
