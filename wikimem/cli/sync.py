@@ -77,7 +77,10 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--remote",
-                help="Git URL or path of the remote; remembered in config.toml ([sync] remote).",
+                help=(
+                    "Git URL or path of the remote; remembered in config.toml ([sync] remote) "
+                    "once it answers."
+                ),
             ),
         ] = None,
         join: Annotated[

@@ -11,7 +11,9 @@ Contract, in order, one sync at a time (`wikimem.sync.locking`):
      refresh the search index; push (retrying when someone pushed meanwhile).
 A remote with no history in common with this memory is joined deliberately only when this
 machine has never synced with it (or with `join=True`); a remote that no longer contains what
-this machine last synced with was rewritten, and is left alone unless `join=True`. Every
+this machine last synced with was rewritten, and is left alone unless `join=True`. A remote
+given as `remote=` is remembered (config.toml, memory/'s git remote) only once a fetch from it
+succeeded; a failure before that is not recorded against it. Every
 failure is one line (`SyncError`), recorded in state/sync.json for `status` and `doctor`, and
 leaves memory/ as it was or as merged, never in between.
 """
@@ -40,7 +42,15 @@ from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
 from wikimem.sync.registration import install as install_driver
-from wikimem.sync.remote import Channel, channels, configure, remember_remote, track
+from wikimem.sync.remote import (
+    MAIN,
+    Channel,
+    channels,
+    configure,
+    normalise_url,
+    remember_remote,
+    track,
+)
 from wikimem.sync.treemerge import (
     TreeMerge,
     empty_tree,
@@ -106,7 +116,7 @@ class SyncResult:
     not_notes: list[str] = field(default_factory=list)
     remotes: list[RemoteOutcome] = field(default_factory=list)
     recovered: bool = False
-    remembered: str = ""  # the remote URL written to config.toml by this sync
+    remembered: str = ""  # the remote URL written to config.toml by this sync (it answered)
     removed: list[str] = field(default_factory=list)  # links and the like found committed here
     head: str = ""
     warnings: list[str] = field(default_factory=list)
@@ -135,16 +145,20 @@ def sync(
     config = load_config(home)
     say = progress or (lambda _msg: None)
     when = utc_timestamp()
+    attempt = _Attempt()
     try:
         with one_sync(home, wait):
             rec = record.load(home)
             try:
                 result = _sync_locked(
-                    home, config, rec, remote, join, interactive, wait_for_dream, say
+                    home, config, rec, remote, join, interactive, wait_for_dream, say, attempt
                 )
             except WikimemError as exc:
-                rec.failed(when, str(exc))
-                record.save(home, rec)
+                if not attempt.untried_remote:
+                    # A URL given with --remote that never answered is not the person's
+                    # remote: nothing of it is kept, and doctor has no failure to report.
+                    rec.failed(when, str(exc))
+                    record.save(home, rec)
                 raise
             rec.succeeded(when)
             record.save(home, rec)
@@ -157,6 +171,20 @@ def sync(
         raise
 
 
+@dataclass
+class _Attempt:
+    """Whether this sync was given a remote (`--remote`) that is not yet the configured one, and
+    has not answered yet: only once it answers is it remembered (config.toml, memory/'s git
+    remote) and a failure counted against it."""
+
+    new_remote: bool = False
+    answered: bool = False
+
+    @property
+    def untried_remote(self) -> bool:
+        return self.new_remote and not self.answered
+
+
 def _sync_locked(
     home: Home,
     config: Config,
@@ -166,6 +194,7 @@ def _sync_locked(
     interactive: bool,
     wait_for_dream: float,
     say: Progress,
+    attempt: _Attempt,
 ) -> SyncResult:
     wiki = Wiki(home, config)
     try:
@@ -184,8 +213,9 @@ def _sync_locked(
     _not_mid_operation(git)
     chans = channels(config, git, remote)
     result = SyncResult()
-    if remote and remember_remote(home, chans[0].url):
-        result.remembered = chans[0].url
+    if remote:
+        known = [u for u in (config.sync.remote, git.config_get(f"remote.{MAIN}.url")) if u]
+        attempt.new_remote = chans[0].url not in {normalise_url(u) for u in known}
     _clear_stale_locks(home.memory_dir, STALE_LOCK_SECONDS)
     with changing_memory(home, wait_for_dream):
         result.recovered = recover(home, git, config)
@@ -197,9 +227,17 @@ def _sync_locked(
         result.removed = _drop_unsafe(git, config)
     _commit_hand_edits(wiki, result)
     for ch in chans:
-        configure(git, ch)
+
+        def answered(ch: Channel = ch) -> None:
+            """The remote answered a fetch: now it is remembered, and git's remote set."""
+            configure(git, ch)
+            if ch is chans[0]:
+                attempt.answered = True
+                if remote and remember_remote(home, ch.url):
+                    result.remembered = ch.url
+
         result.remotes.append(
-            _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say)
+            _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say, answered)
         )
         record.save(home, rec)
     result.head = git.out("rev-parse", "HEAD")
@@ -298,6 +336,7 @@ def _sync_channel(
     join: bool,
     wait_for_dream: float,
     say: Progress,
+    answered: Callable[[], None],
 ) -> RemoteOutcome:
     outcome = RemoteOutcome(ch.name, ch.url)
     last = rec.channel(ch.name, ch.url)
@@ -307,6 +346,8 @@ def _sync_channel(
             _pause_after_a_lost_race(attempt)
         say(f"fetching {ch.url}")
         theirs = _fetch(git, ch, branch)
+        if not attempt:
+            answered()
         _crash("sync_after_fetch")
         outcome.remote_head = theirs or ""
         with changing_memory(home, wait_for_dream):
