@@ -706,3 +706,22 @@ def test_sessions_whose_ids_share_a_prefix_are_counted_and_cited_apart(
     assert len(digests) == 2
     trailer = git(home, "log", "-1", "--format=%(trailers:key=Wikimem-Sessions,valueonly)")
     assert len(trailer.strip().split(", ")) == 2, trailer
+
+
+def test_a_session_in_which_nothing_happened_writes_nothing(home: Path, tmp_path: Path) -> None:
+    """One SessionStart in /tmp: no `projects/tmp/overview.md` saying nothing, no commit; the
+    event is read past all the same."""
+    for event in (
+        {"hook_event_name": "SessionStart", "source": "startup"},
+        {"hook_event_name": "SessionEnd", "reason": "other"},
+    ):
+        proc = run_hook("claude", {"session_id": "s-empty", "cwd": "/tmp", **event})
+        assert proc.returncode == 0
+    head = git(home, "rev-parse", "HEAD")
+    proc = wikimem("dream", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["events"] == 2 and result["created"] == [] and result["sessions"] == []
+    assert not (home / "memory" / "projects" / "tmp").exists()
+    assert git(home, "rev-parse", "HEAD") == head
+    assert wikimem("dream", "--json").stdout.count('"events": 0') == 1  # read past, not again

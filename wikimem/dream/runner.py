@@ -5,7 +5,8 @@ Contract:
   - Events after the watermark are read in append order, in chunks (by rendered size for model
     backends, by count offline), grouped by project and session; each chunk goes to the backend
     with the notes as they stand after the previous chunks (an in-memory overlay), so a prompt
-    never grows with the wiki.
+    never grows with the wiki. A session in which nothing happened (it only started or ended:
+    no prompt, no tool run, no answer) is read past and writes nothing.
   - The operations are validated (invalid ones rejected and reported), turned into gated
     `MemoryWrite`s and committed ONCE, with the watermark in a trailer; only then does
     `state/watermark.json` move. A crash anywhere leaves old or new state, and the next run
@@ -51,7 +52,7 @@ from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
-from wikimem.dream import BACKENDS, lastrun
+from wikimem.dream import BACKENDS, digest, lastrun
 from wikimem.dream import carry as carrying
 from wikimem.dream.backends import Metered, select_backend
 from wikimem.dream.base import (
@@ -388,6 +389,30 @@ def repaired(record: dict[str, Any]) -> dict[str, Any]:
     return record if slug == project else {**record, "project": slug}
 
 
+# Events that say something happened; a session with none of them (a start, an end, a stop
+# without an answer) has nothing to consolidate.
+_SUBSTANCE = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure"})
+
+
+def _with_substance(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`records` without the sessions in which nothing happened: no prompt, no tool run, no
+    answer, no compaction summary."""
+    empty = {
+        (s.project, s.client, s.session)
+        for group in _group(records).values()
+        for s in group
+        if not any(r.get("event") in _SUBSTANCE for r in s.events) and not digest.turns_of(s.events)
+    }
+    if not empty:
+        return records
+    return [
+        r
+        for r in records
+        if (str(r.get("project") or "unknown"), str(r.get("client") or "unknown"), r.get("session"))
+        not in empty
+    ]
+
+
 def _group(records: list[dict[str, Any]]) -> dict[str, list[SessionEvents]]:
     by_session: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in records:
@@ -496,6 +521,9 @@ class _Pass:
         revisit: Deferred | None = None,
     ) -> None:
         attempts = before.attempts if before else 0
+        records = _with_substance(records)
+        if not records:
+            return  # sessions that only started or ended: nothing to write, not even an overview
         if self.stopped:
             reason = f"not tried: the backend failed {MAX_CONSECUTIVE_FAILURES} times in a row"
             self._defer(project, records, reason, attempts, before)
