@@ -43,7 +43,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -54,7 +54,7 @@ from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
 from wikimem.dream import BACKENDS, digest, lastrun
 from wikimem.dream import carry as carrying
-from wikimem.dream.backends import Metered, select_backend
+from wikimem.dream.backends import Metered, describe, select_backend
 from wikimem.dream.base import (
     AnswerRefused,
     Backend,
@@ -85,6 +85,7 @@ from wikimem.dream.watermark import (
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
+from wikimem.progress import Progress, quiet
 from wikimem.recall.index import Index, open_index
 from wikimem.sync.reconcile import reconcile_flagged
 from wikimem.wiki import notemeta, plainfile
@@ -107,7 +108,6 @@ MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation
 MAX_CONSECUTIVE_FAILURES = 3  # backend failures in a row before this dream stops asking
 MAX_LISTED = 50  # rejected operations named in a commit message
 MAX_SESSION_CHARS = 256
-Progress = Callable[[int, int], None]
 Positioned = tuple[str, int, dict[str, Any]]  # (events file, end offset, record)
 
 
@@ -795,6 +795,8 @@ def _run_locked(
                 f"{problem}; kept as watermark.json.corrupt, the watermark is taken from the "
                 "last dream commit"
             )
+    say = progress or quiet
+    say("reading the events since the last dream", 0, None)
     mark = current_watermark(home, wiki)
     recorded = dream_ids(wiki) | {mark.dream}
     carry = carrying.load_carry(home, lambda d: d in recorded)
@@ -825,6 +827,7 @@ def _run_locked(
             else catalog_of(home.memory_dir, config.gate.max_note_bytes)
         )
     # Notes a sync left flagged `conflict: true` are settled first, in this dream's one commit.
+    say("settling sync conflicts", 0, None)
     settled = reconcile_flagged(home.memory_dir, overlay.read, backend, today, stamp)
     overlay.changed.update((note.path, note) for note in settled.notes)
     result.notes += [f"reconciled {n.path}" for n in settled.notes]
@@ -844,6 +847,9 @@ def _run_locked(
         work.revisit.extend(waiting)
     offsets = dict(mark.with_file_ids(home.events_dir).offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
+    what = f"consolidating events ({describe(backend)})"
+    total += result.events  # the events carried from an earlier dream are done already
+    say(what, result.events, total)
     damaged: list[Damaged] = []
     for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
         if work.stopped:
@@ -858,10 +864,12 @@ def _run_locked(
                 continue
             record = repaired(record)
             by_project.setdefault(record["project"], []).append(record)
+        done = result.events - len(positioned)
         for project, records in by_project.items():
             work.consolidate(project, records)
-        if progress:
-            progress(result.events, total)
+            done += len(records)
+            say(what, done, total)
+        say(what, result.events, total)
         _crash_point("dream_after_chunk")
     if index is not None:
         index.close()
@@ -945,6 +953,7 @@ def _run_locked(
         trailers=trailers,
         dry_run=dry_run,
         before_commit=record_carry,
+        progress=say,
     )
     for r in batch.results:
         if r.status == "blocked" and r.retry:

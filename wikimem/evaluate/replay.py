@@ -24,7 +24,6 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from typing import Any
 from wikimem import gitrun
 from wikimem.evaluate.cases import DAYS, PROJECTS, QUESTION_DAY, Case, Cli, Session
 from wikimem.evaluate.clients import CLIENTS, Turn
+from wikimem.progress import Progress, quiet
 
 # The directory holding this wikimem package: the commands replayed run this same code.
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -110,6 +110,13 @@ class Replayer:
         self.repos: dict[str, Path] = {}
         self.counter = 0
         self.run = Run(self.home, {})
+        self.progress: Progress = quiet
+        self.steps = (0, 0)  # (done, total): sessions and commands replayed, dreams, questions
+
+    def _step(self, what: str) -> None:
+        done, total = self.steps
+        self.steps = (done + 1, total)
+        self.progress(what, done + 1, total)
 
     # -- setup -----------------------------------------------------------------------------------
 
@@ -210,8 +217,11 @@ class Replayer:
                     self.replay_session(item)
                 elif isinstance(item, Cli):
                     self.cli(item.project, [self.fill(a) for a in item.args])
+                self._step(f"replaying day {day} ({DAYS[day]}): sessions and commands")
         self._redate(before, DAYS[day])
+        self.progress(f"dreaming day {day} ({DAYS[day]})", *self.steps)
         out = self.cli(None, ["dream", "--json", *self.dream_args], self.dream_env)
+        self._step(f"dreaming day {day} ({DAYS[day]})")
         try:
             result = json.loads(out) if out.strip() else {}
         except ValueError:
@@ -232,15 +242,20 @@ class Replayer:
             out = self.hook(q.client, q.project, payloads[1])
             answer.prompt = spec.injected(out) if spec.prompt_injects else ""
             self.run.answers[case.id] = answer
+            self._step("asking the questions")
         self._redate(before, DAYS[QUESTION_DAY])
 
-    def replay(self, progress: Callable[[str], None] | None = None) -> Run:
+    def replay(self, progress: Progress = quiet) -> Run:
+        """Replay every case's history day by day, a dream after each day, then ask; `progress`
+        counts the steps (each session or command replayed, each dream, each question)."""
+        self.progress = progress
+        progress("setting up the repositories", 0, None)
         self.setup()
         days = sorted({item.day for c in self.cases for item in c.history})
+        items = sum(len(c.history) for c in self.cases)
+        self.steps = (0, items + len(days) + len(self.cases))
         for d in days:
             self.day(d)
-            if progress:
-                progress(f"day {d} ({DAYS[d]}) replayed and dreamed")
         self.ask()
         errors = Path(self.home) / "state" / "errors.log"
         if errors.exists():

@@ -35,6 +35,7 @@ from wikimem.config import Config, load_config
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
+from wikimem.progress import Progress, quiet
 from wikimem.sync import record
 from wikimem.sync.git import Git, GitFailed, Identity, SyncError, classify
 from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
@@ -75,7 +76,6 @@ PUSH_ATTEMPTS = 40
 PUSH_RACE_SECONDS = 240.0
 PUSH_PAUSE_MAX = 4.0
 STALE_LOCK_SECONDS = 60.0
-Progress = Callable[[str], None]
 
 
 class RemoteRewritten(SyncError):
@@ -143,7 +143,7 @@ def sync(
 ) -> SyncResult:
     """Sync memory/ with its remote(s); raises `SyncError` (recorded) when it cannot."""
     config = load_config(home)
-    say = progress or (lambda _msg: None)
+    say = progress or quiet
     when = utc_timestamp()
     attempt = _Attempt()
     try:
@@ -225,7 +225,7 @@ def _sync_locked(
                 changed_setup, _message("sync: merge notes with wikimem's merge driver", [], config)
             )
         result.removed = _drop_unsafe(git, config)
-    _commit_hand_edits(wiki, result)
+    _commit_hand_edits(wiki, result, say)
     for ch in chans:
 
         def answered(ch: Channel = ch) -> None:
@@ -292,7 +292,7 @@ def _not_mid_operation(git: Git) -> None:
             )
 
 
-def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
+def _commit_hand_edits(wiki: Wiki, result: SyncResult, say: Progress = quiet) -> None:
     dirty = [p for p in wiki.store.dirty_paths() if p != "index.md"]
     notes = [
         p for p in dirty if p.endswith(".md") and not any(s.startswith(".") for s in p.split("/"))
@@ -300,6 +300,7 @@ def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
     result.not_notes = sorted(set(dirty) - set(notes))
     if not notes:
         return
+    say("committing hand edits", 0, len(notes))
     batch = wiki.commit_hand_edits(notes, "sync: commit hand edits", "sync")
     result.committed = [r.write.path for r in batch.written]
     result.blocked = [(r.write.path, r.reason) for r in batch.blocked]
@@ -344,7 +345,7 @@ def _sync_channel(
     for attempt in range(PUSH_ATTEMPTS):
         if attempt:
             _pause_after_a_lost_race(attempt)
-        say(f"fetching {ch.url}")
+        say(f"fetching from {ch.url}", 0, None)
         theirs = _fetch(git, ch, branch)
         if not attempt:
             answered()
@@ -365,16 +366,18 @@ def _sync_channel(
                         | {f"{echo_path(p)} ({why})" for p, why in merge.refused}
                     )
                     if target != head:
-                        say(f"merging {len(merge.changed)} changed notes")
+                        say("merging the notes that changed", len(merge.changed), None)
                         outcome.received += _apply(home, git, config, head, target, own)
                         head = git.out("rev-parse", "HEAD")
                 # integrated: the base of a retry's merge, should the push be refused
                 last = record.ChannelRecord(ch.url, theirs, head)
+        if outcome.received:
+            say("updating the search index", len(outcome.received), None)
         _reindex(home, outcome.received)
         to_push = _to_push(git, config, ch, head, theirs, last)
         if to_push is None:
             break
-        say(f"pushing to {ch.url}")
+        say(f"pushing to {ch.url}", 0, None)
         if _push(git, ch, branch, to_push):
             outcome.pushed = to_push
             theirs = to_push
