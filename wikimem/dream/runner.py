@@ -5,8 +5,9 @@ Contract:
   - Events after the watermark are read in append order, in chunks (by rendered size for model
     backends, by count offline), grouped by project and session; each chunk goes to the backend
     with the notes as they stand after the previous chunks (an in-memory overlay), so a prompt
-    never grows with the wiki. A session in which nothing happened (it only started or ended:
-    no prompt, no tool run, no answer) is read past and writes nothing.
+    never grows with the wiki. Sessions in which nothing happened (they only started or ended:
+    no prompt, no tool run, no answer) never create a project's first note, nor count as
+    sessions dreamt.
   - The operations are validated (invalid ones rejected and reported), turned into gated
     `MemoryWrite`s and committed ONCE, with the watermark in a trailer; only then does
     `state/watermark.json` move. A crash anywhere leaves old or new state, and the next run
@@ -394,23 +395,10 @@ def repaired(record: dict[str, Any]) -> dict[str, Any]:
 _SUBSTANCE = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure"})
 
 
-def _with_substance(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """`records` without the sessions in which nothing happened: no prompt, no tool run, no
-    answer, no compaction summary."""
-    empty = {
-        (s.project, s.client, s.session)
-        for group in _group(records).values()
-        for s in group
-        if not any(r.get("event") in _SUBSTANCE for r in s.events) and not digest.turns_of(s.events)
-    }
-    if not empty:
-        return records
-    return [
-        r
-        for r in records
-        if (str(r.get("project") or "unknown"), str(r.get("client") or "unknown"), r.get("session"))
-        not in empty
-    ]
+def _idle(s: SessionEvents) -> bool:
+    """Whether nothing happened in the session's events: no prompt, no tool run, no answer, no
+    compaction summary (it only started, stopped or ended)."""
+    return not any(r.get("event") in _SUBSTANCE for r in s.events) and not digest.turns_of(s.events)
 
 
 def _group(records: list[dict[str, Any]]) -> dict[str, list[SessionEvents]]:
@@ -521,9 +509,6 @@ class _Pass:
         revisit: Deferred | None = None,
     ) -> None:
         attempts = before.attempts if before else 0
-        records = _with_substance(records)
-        if not records:
-            return  # sessions that only started or ended: nothing to write, not even an overview
         if self.stopped:
             reason = f"not tried: the backend failed {MAX_CONSECUTIVE_FAILURES} times in a row"
             self._defer(project, records, reason, attempts, before)
@@ -668,12 +653,20 @@ class _Pass:
     def _apply(self, request: DreamRequest, guard: ChunkGuard | None, proposal: Proposal) -> None:
         project, group = request.project, list(request.sessions)
         result = self.result
-        self.projects[project] = None
-        for s in group:
-            self.sessions[s.source] = None
         result.notes.extend(proposal.notes)
         result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
         operations = list(proposal.operations)
+        if all(_idle(s) for s in group):
+            # Sessions that only started or ended: they never make a project's first note (an
+            # overview saying nothing of a folder like /tmp), nor count as sessions dreamt.
+            overview = f"projects/{project}/overview.md"
+            if self.overlay.read(overview) is None:
+                operations = [op for op in operations if getattr(op, "path", None) != overview]
+            if not operations:
+                return
+        self.projects[project] = None
+        for s in group:
+            self.sessions[s.source] = None
         # The cap is for a model's answer (a flood is a failure of judgment). The offline rules
         # write one digest per session and one operation per claim: a day of many short
         # sessions is not a flood, and capping it dropped their digests.
