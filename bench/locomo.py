@@ -219,20 +219,7 @@ def neighbour_texts(
         for t in turns:
             order.append(f"[{date}] {t['speaker']}: {t['text']}")
             session_of.append(k)
-    db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize='porter')")
-    db.executemany("INSERT INTO t(rowid, body) VALUES (?, ?)", list(enumerate(order)))
-    words = [w for w in re.findall(r"\w+", question.lower()) if w not in BASELINE_STOPWORDS]
-    match = " OR ".join(f'"{w}"' for w in words)
-    hits = (
-        [
-            int(r[0])
-            for r in db.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY bm25(t)", (match,))
-        ]
-        if match
-        else []
-    )
-    db.close()
+    hits = _bm25.ranked(order, question)
     out = {}
     for budget in budgets:
         picked: set[int] = set()

@@ -165,9 +165,14 @@ def main() -> int:
                 print(f"{work} is not empty; choose another --keep directory", file=sys.stderr)
                 return 2
 
-            def say(text: str, name: str = name) -> None:
-                if not args.json:
-                    print(f"  [{name}] {text}", file=sys.stderr, flush=True)
+            said = [""]
+
+            def say(
+                what: str, done: int, total: int | None, name: str = name, said: list[str] = said
+            ) -> None:
+                if not args.json and what != said[0]:  # one line a phase, not a step
+                    said[0] = what
+                    print(f"  [{name}] {what} ({done}/{total})", file=sys.stderr, flush=True)
 
             outcome = run_backend(Backend(ENGINE[name]), cases, work, say, args.reuse, world)
             outputs.append((name, outcome))

@@ -36,6 +36,11 @@ for _var in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "LIN
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 SHARED = REPO.parent / "shared"
+# What a skipped test needs, said so that someone with a clone alone knows what it is: the
+# project's shared folder is not part of the repository (README, Development).
+NEEDS_KIT = (
+    "needs the real-client driver kit, which is not part of this repository (README: Development)"
+)
 REAL_HOME = os.path.expanduser("~")
 
 # What a developer's shell, a CI runner or a harness session may export that would reach

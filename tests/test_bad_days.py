@@ -483,3 +483,19 @@ def test_a_session_that_spans_midnight_keeps_one_digest(home: Path) -> None:
     assert len(digests) == 1, digests
     text = digests[0].read_text()
     assert "sweep-7" in text and "02:00" in text
+
+
+def test_doctor_names_a_new_invalid_note_and_how_to_see_each_change(home: Path) -> None:
+    """`git diff` shows nothing for a file git does not track yet: doctor does not send a person
+    there for a new note, and says what makes a note invalid."""
+    memory = home / "memory"
+    (memory / "general").mkdir(exist_ok=True)
+    (memory / "general" / "todo.md").write_text("---\nkind: general\n---\n- no title here\n")
+    said = doctor(home)
+    assert "new, not yet in git" in said and "general/todo.md" in said
+    assert "diff`" not in said  # nothing tracked changed: no `git diff` to look at
+    assert "general/todo.md (front matter needs a non-empty `title`)" in said, said
+
+    (memory / "index.md").write_text("changed by hand\n")
+    said = doctor(home)
+    assert f"`git -C {memory} diff` shows the changes to index.md" in said, said

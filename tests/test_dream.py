@@ -16,6 +16,7 @@ import pytest
 
 from tests.conftest import make_repo, run_hook
 from tests.sessions import claude_session, codex_session
+from wikimem.dream.digest import short_id
 from wikimem.dream.fake import FakeBackend
 from wikimem.dream.ops import Upsert
 from wikimem.dream.runner import run_dream
@@ -117,7 +118,10 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["backend"] == "offline" and result["events"] > 10
-    assert sorted(result["sessions"]) == [f"claude:{CLAUDE_ID[:8]}", f"codex:{CODEX_ID[:8]}"]
+    assert sorted(result["sessions"]) == [
+        f"claude:{short_id(CLAUDE_ID)}",
+        f"codex:{short_id(CODEX_ID)}",
+    ]
     assert result["projects"] == ["acme-api"]
 
     conventions = note(home, "projects/acme-api/conventions.md")
@@ -153,7 +157,7 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     assert re.fullmatch(r"\d{4}-\d\d-\d\d-5e1d0c1a-[0-9a-f]{6}\.md", digest_path.name)
     assert f"[[projects/acme-api/sessions/{digest_path.name[:-3]}|" in facts
     digest = parse_note(f"projects/acme-api/sessions/{digest_path.name}", digest_path.read_text())
-    assert digest.kind == "session" and digest.sources == (f"claude:{CLAUDE_ID[:8]}",)
+    assert digest.kind == "session" and digest.sources == (f"claude:{short_id(CLAUDE_ID)}",)
     assert "**Asked:** We use npm in this repo." in digest.body
     assert "ran `npm test` (failed" in digest.body and "edited `src/auth.ts`" in digest.body
     assert "## Outcome" in digest.body and "Lint is clean." in digest.body
@@ -163,7 +167,7 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     assert re.fullmatch(r"dream: \d+ created from 2 sessions\n", subject)
     body = git(home, "log", "-1", "--format=%B")
     assert "Wikimem-Watermark: " in body and "Wikimem-Backend: offline" in body
-    assert f"claude:{CLAUDE_ID[:8]}" in body
+    assert f"claude:{short_id(CLAUDE_ID)}" in body
     # every note passes the strict schema
     for path in (home / "memory").rglob("*.md"):
         if path.name != "index.md" and ".git" not in path.parts:
@@ -671,3 +675,53 @@ def test_a_crashed_dream_rolls_back_to_a_hand_edit_not_to_the_last_commit(
     assert code == 137
     assert wikimem("dream").returncode == 0  # offline this time: it leaves general/ alone
     assert target.read_text().endswith("my uncommitted hand edit\n")
+
+
+def test_sessions_whose_ids_share_a_prefix_are_counted_and_cited_apart(
+    home: Path, clones: tuple[str, str]
+) -> None:
+    """OpenCode's session ids begin with the time (`ses_dc877c0d…`): two sessions started close
+    together share their first 8 characters. Each is its own source and counts as one."""
+    cwd = clones[0]
+    ids = ("ses_dc877c0d5ffe3YqM67PRzAHyE1", "ses_dc877c0d61a2bXk2LmQpWz9Rt4")
+    said = (
+        "Remember that the staging database listens on port 5433.",
+        "Remember that the metrics collector listens on port 9300.",
+    )
+    for sid, prompt in zip(ids, said, strict=True):
+        for event in (
+            {"hook_event_name": "SessionStart", "source": "startup"},
+            {"hook_event_name": "UserPromptSubmit", "prompt": prompt},
+            {"hook_event_name": "Stop", "last_assistant_message": "Noted."},
+        ):
+            proc = run_hook("opencode", {"session_id": sid, "cwd": cwd, **event})
+            assert proc.returncode == 0 and proc.stderr == b""
+    proc = wikimem("dream")
+    assert proc.returncode == 0, proc.stderr
+    assert "from 2 sessions" in proc.stdout, proc.stdout
+    facts = parse_note("projects/acme-api/facts.md", note(home, "projects/acme-api/facts.md"))
+    assert "5433" in facts.body and "9300" in facts.body
+    assert len(set(facts.sources)) == 2, facts.sources
+    digests = sorted((home / "memory" / "projects" / "acme-api" / "sessions").glob("*.md"))
+    assert len(digests) == 2
+    trailer = git(home, "log", "-1", "--format=%(trailers:key=Wikimem-Sessions,valueonly)")
+    assert len(trailer.strip().split(", ")) == 2, trailer
+
+
+def test_a_session_in_which_nothing_happened_writes_nothing(home: Path, tmp_path: Path) -> None:
+    """One SessionStart in /tmp: no `projects/tmp/overview.md` saying nothing, no commit; the
+    event is read past all the same."""
+    for event in (
+        {"hook_event_name": "SessionStart", "source": "startup"},
+        {"hook_event_name": "SessionEnd", "reason": "other"},
+    ):
+        proc = run_hook("claude", {"session_id": "s-empty", "cwd": "/tmp", **event})
+        assert proc.returncode == 0
+    head = git(home, "rev-parse", "HEAD")
+    proc = wikimem("dream", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["events"] == 2 and result["created"] == [] and result["sessions"] == []
+    assert not (home / "memory" / "projects" / "tmp").exists()
+    assert git(home, "rev-parse", "HEAD") == head
+    assert wikimem("dream", "--json").stdout.count('"events": 0') == 1  # read past, not again

@@ -247,6 +247,36 @@ def test_show_prompt_sends_nothing_writes_nothing_and_prints_the_request(home: P
     assert refused.returncode == 2
 
 
+@pytest.mark.parametrize(
+    ("backend", "request_line"),
+    [
+        ("anthropic", "POST https://api.anthropic.com/v1/messages"),
+        ("openai", "POST https://api.openai.com/v1/chat/completions"),
+        ("claude-cli", "$ claude "),
+        ("codex-cli", "$ codex exec "),
+        ("gemini-cli", "gemini -p "),
+    ],
+)
+def test_the_preview_needs_no_key_no_cli_and_no_network(
+    home: Path, tmp_path: Path, backend: str, request_line: str
+) -> None:
+    """`--show-prompt` is how a person decides whether to set a model up and pay for it: it
+    shows the request without the key, the CLI or the network the backend would need, and says
+    what is missing."""
+    write_events(home, record("s1", "acme", TEACH))
+    head = git(home, "rev-parse", "HEAD")
+    proc = wikimem(
+        "dream", "--dry-run", "--show-prompt", "--backend", backend,
+        env={"ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": "", "PATH": only_git(tmp_path)},
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert request_line in out and TEACH in out, out
+    assert "it cannot run here yet" in out and "is unavailable" not in out
+    assert git(home, "rev-parse", "HEAD") == head
+    assert status(home)["events pending"] == 1
+
+
 def only_git(tmp_path: Path) -> str:
     """A PATH with git on it and no agent CLI."""
     bin_dir = tmp_path / "only-git"

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURES, SHARED, errors, payload, records, run_hook
+from tests.conftest import FIXTURES, NEEDS_KIT, SHARED, errors, payload, records, run_hook
 
 CLAUDE = "3f2b8c1e-7d4a-4e9b-9c21-5a6f0d8e4b17"
 CODEX = "019d7a2e-4c1b-7f30-9a8e-2b6c5d4e3f10"
@@ -142,7 +142,9 @@ def test_every_fixture_has_an_expectation() -> None:
 def test_every_shared_fixture_is_copied_into_the_repo() -> None:
     shared = SHARED / "harness-contracts" / "fixtures"
     if not shared.is_dir():
-        pytest.skip("../shared/harness-contracts is not beside the repository")
+        pytest.skip(
+            f"compares the fixtures with the harness captures they were copied from: {NEEDS_KIT}"
+        )
     for path in shared.glob("*.json"):
         ours = FIXTURES / "payloads" / path.name
         assert ours.exists(), (
@@ -232,7 +234,9 @@ def test_every_observed_payload_of_the_newer_harnesses_is_copied(client: str) ->
     tests/fixtures/observed/<client>/, where the adapters' tests read it."""
     shared = SHARED / "harness-contracts" / "observed" / client
     if not shared.is_dir():
-        pytest.skip("../shared/harness-contracts is not beside the repository")
+        pytest.skip(
+            f"compares the fixtures with the harness captures they were copied from: {NEEDS_KIT}"
+        )
     files = sorted(p.relative_to(shared) for p in shared.rglob("*.json"))
     assert files
     for rel in files:

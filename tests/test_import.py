@@ -346,3 +346,31 @@ def test_codex_import_without_memories_says_so(home: Path) -> None:
     code, data, _ = cli("import", "codex-memories")
     assert code == 0 and data["written"] == []
     assert any("does not exist" in w for w in data["warnings"])
+
+
+def test_a_description_the_body_already_says_is_not_given_twice(
+    home: Path, claude: dict[str, Path]
+) -> None:
+    """Claude's `description` sums its memory up for MEMORY.md; put above a body that says the
+    same, every session was given it twice."""
+    (claude["memory"] / "user_tabs.md").write_text(
+        topic(
+            "user_tabs",
+            "Indentation",
+            "user",
+            "Prefers tabs over spaces in every repository",
+            "The user prefers tabs over spaces, in every repository they work in.",
+        )
+    )
+    assert cli("import", "claude-auto-memory")[0] == 0
+    note = (home / "memory" / "profile" / "claude-user-tabs.md").read_text()
+    assert note.lower().count("tabs over spaces") == 1, note
+    role = (home / "memory" / "profile" / "claude-user-role.md").read_text()
+    assert "Senior backend engineer, new to React" in role  # a description that adds: kept
+    from tests.conftest import run_hook
+
+    given = run_hook(
+        "claude",
+        {"session_id": "s1", "hook_event_name": "SessionStart", "cwd": str(claude["repo"])},
+    ).stdout.decode()
+    assert given.lower().count("tabs over spaces") == 1, given

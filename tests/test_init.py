@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -82,3 +83,18 @@ def test_init_adopts_an_existing_vault(tmp_path: Path) -> None:
     ).stdout
     assert "general/ideas.md" in files
     assert "[[general/ideas|Ideas]]" in (home / "memory" / "index.md").read_text()
+
+
+def test_the_config_init_writes_names_every_setting_with_its_default(tmp_path: Path) -> None:
+    """configuration.md says every setting is written out, commented, with its default."""
+    from wikimem.config import default_config_text
+    from wikimem.rawconfig import DEFAULTS
+
+    text = default_config_text()
+    for table, settings in DEFAULTS.items():
+        for key, value in settings.items():
+            if key in ("pre_write", "post_write"):
+                assert f"# [[{table}.{key}]]" in text
+                continue
+            literal = json.dumps(value) if not isinstance(value, bool) else str(value).lower()
+            assert f"# {key} = {literal}" in text, (table, key)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED, hook_env, payload, records
+from tests.conftest import NEEDS_KIT, SHARED, hook_env, payload, records
 from wikimem.harness import is_wikimem_command
 
 FOREIGN: dict[str, dict[str, Any]] = {
@@ -236,7 +236,7 @@ def test_codex_install_explains_trust_and_trust_flag_records_it() -> None:
 def test_codex_trust_hash_matches_the_reference_implementation() -> None:
     ref_dir = SHARED / "realclients"
     if not (ref_dir / "realclient_codex.py").exists():
-        pytest.skip("../shared/realclients not present")
+        pytest.skip(f"compares with the Codex reference implementation: {NEEDS_KIT}")
     sys.path.insert(0, str(ref_dir))
     try:
         import realclient_codex as ref

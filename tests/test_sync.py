@@ -656,3 +656,29 @@ def test_a_models_reconciliation_that_drops_text_outside_the_conflict_is_not_tak
     text = read(b, OPS) or ""
     assert result.commit and "Metrics port" in text and not has_markers(text)
     assert not flagged(parse_note(OPS, text))
+
+
+def test_a_remote_that_never_answered_is_not_remembered(tmp_path: Path) -> None:
+    """`sync --remote URL` with a typo: one line and exit 1, and nothing of it stays: not in
+    config.toml, not as memory/'s git remote, and doctor reports no failure the person never
+    chose. A remote that was working stays the one synced with."""
+    a = make_home(tmp_path, "a")
+    config_before = Path(a.config_path).read_bytes()
+    typo = str(tmp_path / "nowhere.git")
+    proc = cli(a, "sync", "--remote", typo)
+    assert proc.returncode == 1 and "cannot reach the remote" in proc.stderr
+    assert Path(a.config_path).read_bytes() == config_before
+    assert "nowhere" not in git(a, "remote", "-v")
+    assert not any(c.status == "fail" for c in checks(a) if c.area == "sync")
+    assert "FAILING" not in (collect(a).extra.get("sync") or "")
+
+    url = bare(tmp_path)
+    assert cli(a, "sync", "--remote", url).returncode == 0  # this one answers: remembered
+    remembered = Path(a.config_path).read_bytes()
+    assert url.encode() in remembered
+    proc = cli(a, "sync", "--remote", typo)
+    assert proc.returncode == 1 and "cannot reach the remote" in proc.stderr
+    assert Path(a.config_path).read_bytes() == remembered
+    assert git(a, "remote", "get-url", "origin").strip() == url
+    assert [c.status for c in checks(a) if c.area == "sync"] == ["ok"]
+    assert cli(a, "sync").returncode == 0  # the remote that works is still the one synced with

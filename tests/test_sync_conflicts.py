@@ -202,3 +202,63 @@ def test_after_a_sync_a_plain_git_pull_in_memory_works(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "5433" in git(a, "grep", "-h", "5433", "--", "projects")
     assert git(a, "rev-parse", "--abbrev-ref", "main@{upstream}").strip() == "origin/main"
+
+
+PORT_NOTE = "projects/acme-api/ops.md"
+
+
+@pytest.mark.parametrize("committed_by", ["sync", "git"])
+@pytest.mark.parametrize("later", ["laptop", "desktop"])
+def test_the_later_hand_edit_wins_on_both_machines_whichever_merges(
+    tmp_path: Path, later: str, committed_by: str
+) -> None:
+    """Two machines edit the same line in an editor, three seconds apart; the earlier edit is
+    committed last (by `sync`, or by the person's own `git commit`). Whichever machine merges,
+    the conflict's markers date each side by when its edit was made, agents are given the later
+    edit, and the dream keeps it current with the earlier one as "was"."""
+    url = bare(tmp_path)
+    a, b = make_home(tmp_path, "laptop"), make_home(tmp_path, "desktop")
+    line = "- **Metrics collector port**: The metrics collector runs on port {}.\n"
+    write(a, PORT_NOTE, note_text("Ops", line.format("9102")))
+    now = int(time.time())
+    os.utime(Path(a.memory_dir, PORT_NOTE), (now - 600, now - 600))  # written a while ago
+    sync(a, remote=url)
+    sync(b, remote=url)
+    early, late = (b, a) if later == "laptop" else (a, b)
+    for home, value, when in ((early, "5440", now - 10), (late, "5439", now - 7)):
+        path = Path(home.memory_dir, PORT_NOTE)
+        path.write_text(path.read_text().replace("9102", value))
+        os.utime(path, (when, when))
+        if committed_by == "git":
+            stamp = f"@{when} +0000"
+            person = ("-c", "user.name=Person", "-c", "user.email=p@x")
+            subprocess.run(
+                ["git", "-C", home.memory_dir, *person, "commit", "-qam", "port"],
+                check=True,
+                env={**os.environ, "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp},
+            )
+    # The later edit is synced first; the earlier one is committed and merged after it.
+    sync(late)
+    assert sync(early).conflicts == [PORT_NOTE]
+    sync(late)
+    stamps = [time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - s)) for s in (10, 7)]
+    for home in (a, b):
+        text = read(home, PORT_NOTE) or ""
+        for stamp in stamps:  # each side is dated when its edit was made
+            assert f" {stamp}\n" in text, text
+        index = open_index(home.state_dir, home.memory_dir)
+        try:
+            index.refresh(full=True)
+            given = session_start(home, PROJECT, None, 8000, index) or ""
+        finally:
+            index.close()
+        assert "5439" in given and "5440" not in given, given
+
+    dream = cli(early, "dream")
+    assert dream.returncode == 0, dream.stderr
+    assert 'kept "The metrics collector runs on port 5439' in dream.stdout, dream.stdout
+    sync(early)
+    sync(late)
+    for home in (a, b):
+        body = parse_note(PORT_NOTE, read(home, PORT_NOTE) or "").body
+        assert "runs on port 5439 (was 5440 until" in body, body

@@ -218,3 +218,54 @@ def test_forget_a_note_that_was_never_committed(home: Path) -> None:
     assert wikimem("forget", "general/scratch").returncode == 0
     assert not (home / "memory" / "general" / "scratch.md").exists()
     assert wikimem("remember", "Deploys on Tuesdays").returncode == 0  # nothing left stuck
+
+
+def on_a_terminal(*args: str, columns: int = 100) -> str:
+    """What `wikimem ARGS` shows on a terminal (a pseudo-terminal), colours taken out."""
+    import pty
+    import re
+    import select
+
+    main, child = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "wikimem", *args],
+        stdout=child, stderr=child, stdin=subprocess.DEVNULL, cwd=os.environ["HOME"],
+        env={**os.environ, "COLUMNS": str(columns), "LINES": "50", "TERM": "xterm"},
+    )  # fmt: skip
+    os.close(child)
+    out = b""
+    while True:
+        ready, _, _ = select.select([main], [], [], 60)
+        if not ready:
+            break
+        try:
+            data = os.read(main, 65536)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    proc.wait(timeout=60)
+    os.close(main)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07", "", out.decode()).replace("\r", "")
+
+
+def test_show_on_a_terminal_keeps_a_conflicts_markers(home: Path) -> None:
+    """`=======` under a line is a heading's underline in markdown: a conflict shown rendered
+    lost its markers and made one side a heading."""
+    rel = "projects/acme-api/ops.md"
+    path = home / "memory" / rel
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "---\ntitle: Ops\nkind: project\nconflict: true\n---\n- Build with `make build`.\n"
+        "<<<<<<< laptop 2026-11-30T09:12:40Z\n- **Metrics port**: 9300. (remember 2026-11-30)\n"
+        "=======\n- **Metrics port**: 9200. (remember 2026-11-30)\n"
+        ">>>>>>> desktop 2026-11-30T16:05:02Z\n"
+    )
+    shown = on_a_terminal("show", rel)
+    lines = [ln.strip() for ln in shown.splitlines()]
+    assert "<<<<<<< laptop 2026-11-30T09:12:40Z" in lines, shown
+    assert "=======" in lines and ">>>>>>> desktop 2026-11-30T16:05:02Z" in lines, shown
+    assert lines.index("=======") > next(i for i, ln in enumerate(lines) if "9300" in ln)
+    assert any("9200" in ln for ln in lines[lines.index("=======") :]), shown
+    assert "sync conflict not yet settled" in shown

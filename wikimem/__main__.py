@@ -17,10 +17,11 @@ def main() -> None:
         from wikimem.capture.hook import main as hook_main
 
         sys.exit(hook_main(argv[1:]))
-    from wikimem.cli.output import tolerate_narrow_encodings
+    from wikimem.cli.output import end_quietly_on_a_closed_pipe, tolerate_narrow_encodings
     from wikimem.cli.quick import answer
 
     tolerate_narrow_encodings()
+    end_quietly_on_a_closed_pipe()
     if (code := answer(argv)) is not None:
         sys.exit(code)
     from wikimem.cli.commands import app

@@ -53,6 +53,8 @@ DEFAULT_CONFIG_TEXT = """\
 # min_interval_minutes = 180
 # chunk_chars = 24000     # size of one batch of rendered events sent to a model
 # notes_chars = 24000     # notes shown to a model with each batch (whole, while they fit)
+# related_notes = 12      # existing notes shown to a model with each batch, at most
+# index_chars = 6000      # the catalogue of note paths and titles shown to a model
 # max_tokens = 8192
 # max_retries = 4
 

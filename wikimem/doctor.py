@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import tomllib
+from typing import Any
 
 from wikimem.checks import Check
 from wikimem.harness import CLIENTS, is_wikimem_command
@@ -115,17 +116,68 @@ def _git_checks(home: Home) -> list[Check]:
     if dirty and os.path.exists(home.state("batch-journal.json")):
         return []  # an interrupted batch: `leftovers` says what the next write does with it
     if dirty:
-        shown = ", ".join(dirty[:5]) + (" …" if len(dirty) > 5 else "")
-        return [
+        return _uncommitted(home, store, dirty)
+    return [Check("git", "ok", f"memory/ at {str(head)[:10]}, clean")]
+
+
+def _shown(paths: list[str]) -> str:
+    return ", ".join(paths[:5]) + (" …" if len(paths) > 5 else "")
+
+
+def _uncommitted(home: Home, store: Any, dirty: list[str]) -> list[Check]:
+    """What is uncommitted in memory/, with a way to review each kind: `git diff` shows a
+    change to a committed file, never a new one; an invalid note is named with its fault."""
+    from wikimem.watch.handedits import is_note_path
+    from wikimem.wiki.gate import read_current
+    from wikimem.wiki.notes import NoteError, parse_note, validate_path
+
+    tracked = store.tracked() if store.has_commits() else set()
+    changed = [p for p in dirty if p in tracked]
+    new = [p for p in dirty if p not in tracked]
+    invalid: list[str] = []
+    for rel in dirty:
+        if not is_note_path(rel):
+            continue
+        try:
+            text = read_current(home.memory_dir, rel)
+        except UnicodeDecodeError:
+            invalid.append(f"{rel} (not UTF-8 text)")
+            continue
+        if text is None:
+            continue  # deleted: a valid change
+        try:
+            validate_path(rel)
+            parse_note(rel, text)
+        except NoteError as exc:
+            why = str(exc).removeprefix(f"{rel}: ")
+            invalid.append(f"{rel} ({why})")
+    review = []
+    if changed:
+        review.append(f"`git -C {home.memory_dir} diff` shows the changes to {_shown(changed)}")
+    if new:
+        review.append(f"new, not yet in git (open them to review): {_shown(new)}")
+    out = [
+        Check(
+            "git",
+            "warn",
+            f"{len(dirty)} uncommitted change(s) in memory/: {_shown(dirty)}",
+            "; ".join(review) + "; then commit them through the gate with `wikimem watch "
+            "--once` (or keep `wikimem watch` running)",
+        )
+    ]
+    if invalid:
+        out.append(
             Check(
                 "git",
                 "warn",
-                f"{len(dirty)} uncommitted change(s) in memory/: {shown}",
-                f"review with `git -C {home.memory_dir} diff`, then commit them through the "
-                "gate with `wikimem watch --once` (or keep `wikimem watch` running)",
+                f"{len(invalid)} of them not a valid note, so never committed or pushed: "
+                + "; ".join(invalid[:5])
+                + (" …" if len(invalid) > 5 else ""),
+                "fix the front matter (a `title` and a known `kind`) or the path, or delete "
+                "the file",
             )
-        ]
-    return [Check("git", "ok", f"memory/ at {str(head)[:10]}, clean")]
+        )
+    return out
 
 
 def _review_checks(home: Home) -> list[Check]:

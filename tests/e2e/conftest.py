@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED
+from tests.conftest import NEEDS_KIT, SHARED
 
 REALCLIENTS = SHARED / "realclients"
 _state: dict[str, Any] = {}
@@ -38,7 +38,7 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
     reason = None
     claude = codex = None
     if not (REALCLIENTS / "realclient_claude.py").exists():
-        reason = f"{REALCLIENTS} not found (../shared beside the repository)"
+        reason = f"end-to-end test: {NEEDS_KIT}"
     else:
         sys.path.insert(0, str(REALCLIENTS))
         import realclient_claude
@@ -67,7 +67,8 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
             missing.append(f"node ({realclient_qwen.NODE}), which Qwen Code runs on")
         if missing:
             reason = (
-                f"real clients not installed ({missing[0]}); run ../shared/realclients/install.sh"
+                f"end-to-end test: the real clients are not installed ({missing[0]}); the "
+                "driver kit's realclients/install.sh installs them"
             )
     _state["modules"] = (claude, codex, reason)
     return claude, codex, reason

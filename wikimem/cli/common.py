@@ -38,11 +38,21 @@ class _LazyConsole:
         self._console: Console | None = None
 
     def __getattr__(self, name: str) -> Any:
+        return getattr(self.itself(), name)
+
+    def itself(self) -> Console:
+        """The Console, for what needs the object and not only its attributes (a live display
+        enters it as a context manager, which no attribute lookup reaches)."""
         if self._console is None:
             from rich.console import Console
 
             self._console = Console(**self._options)
-        return getattr(self._console, name)
+        return self._console
+
+
+def itself(lazy: Console) -> Console:
+    """The Console behind one of the module's consoles."""
+    return lazy.itself() if isinstance(lazy, _LazyConsole) else lazy
 
 
 console = cast("Console", _LazyConsole(soft_wrap=True))

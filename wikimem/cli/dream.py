@@ -17,14 +17,21 @@ from wikimem.cli.common import (
     initialised_home,
 )
 from wikimem.cli.output import print_json
+from wikimem.cli.progress import enabled_for, shown
 from wikimem.dream import BACKENDS
 from wikimem.home import Home, resolve_home
+from wikimem.progress import Progress, quiet
 
 if TYPE_CHECKING:  # the runner is imported by the command: `wikimem --help` does not pay for it
     from wikimem.dream.runner import DreamResult
 
 
-def _show(result: DreamResult) -> None:
+# On a terminal, a dream that changed more notes than this says so in its one summary line and
+# leaves the list to `wikimem diff`; a pipe gets every path, one a line, as before.
+LISTED_ON_A_TERMINAL = 10
+
+
+def _show(result: DreamResult, on_terminal: bool = False) -> None:
     if result.prompts:
         for i, text in enumerate(result.prompts, 1):
             console.print(
@@ -59,9 +66,17 @@ def _show(result: DreamResult) -> None:
             label += ", ran offline"
         elif result.offline_chunks:
             label += f", {result.offline_chunks} chunk(s) offline"
+        changed = len(result.created) + len(result.updated) + len(result.deleted)
+        listed = not on_terminal or changed <= LISTED_ON_A_TERMINAL
+        tail = ""
+        if on_terminal:
+            tail = f" in {result.seconds:.1f} s" + (
+                "" if listed else " (`wikimem diff` lists them)"
+            )
         console.print(
             f"dream ({label}): {result.events} events from {len(result.sessions)} sessions → {summary}"
-            + (f"; commit {result.commit[:10]}" if result.commit else ""),
+            + (f"; commit {result.commit[:10]}" if result.commit else "")
+            + tail,
             markup=False,
         )
         for label, items in (
@@ -69,7 +84,7 @@ def _show(result: DreamResult) -> None:
             ("updated", result.updated),
             ("deleted", result.deleted),
         ):
-            for path in items:
+            for path in items if listed else ():
                 console.print(f"  {label} {path}", markup=False)
     for path, how in result.settled:
         console.print(f"settled a sync conflict in {path}: {how}", markup=False)
@@ -94,20 +109,26 @@ def _show(result: DreamResult) -> None:
         err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
 
 
-def _synced(the_home: Home, *, background: bool, **kwargs: Any) -> DreamResult:
+def _synced(
+    the_home: Home, *, background: bool, progress: Progress = quiet, **kwargs: Any
+) -> DreamResult:
     """run_dream between two automatic syncs (`[sync] auto`): pull before, push after. A sync
     failure is recorded (status, doctor) and never fails the dream."""
     from wikimem.dream.runner import run_dream
     from wikimem.sync.auto import around_dream
 
     def sync() -> None:
-        error = None if kwargs.get("dry_run") else around_dream(the_home, background=background)
+        error = (
+            None
+            if kwargs.get("dry_run")
+            else around_dream(the_home, background=background, progress=progress)
+        )
         if error and not background:
             err_console.print(f"sync: {error}", markup=False)
 
     sync()
     try:
-        return run_dream(the_home, **kwargs)
+        return run_dream(the_home, progress=progress, **kwargs)
     finally:
         sync()
 
@@ -178,7 +199,8 @@ def register(app: typer.Typer) -> None:
             if "error" in entry:
                 raise typer.Exit(1)
             return
-        if json_out or not console.is_terminal or show_prompt:
+        on_terminal = enabled_for(json_out) and not show_prompt
+        with shown(on_terminal, "starting the dream") as progress:
             result = _synced(
                 the_home,
                 background=False,
@@ -186,38 +208,12 @@ def register(app: typer.Typer) -> None:
                 dry_run=dry_run,
                 drop_parked=drop_parked,
                 show_prompt=show_prompt,
+                progress=progress,
             )
-        else:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-            )
-
-            with Progress(
-                TextColumn("dreaming"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TextColumn("events"),
-                TimeElapsedColumn(),
-                console=console,
-                transient=True,
-            ) as bar:
-                task = bar.add_task("dream", total=None)
-                result = _synced(
-                    the_home,
-                    background=False,
-                    backend_name=backend,
-                    dry_run=dry_run,
-                    drop_parked=drop_parked,
-                    progress=lambda done, total: bar.update(task, completed=done, total=total),
-                )
         if json_out:
             print_json(result.as_dict())
             fell_back = result.fallback_line()
             if fell_back:
                 err_console.print(f"dream: {fell_back}", markup=False, highlight=False)
         else:
-            _show(result)
+            _show(result, on_terminal)

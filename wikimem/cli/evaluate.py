@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -23,6 +24,7 @@ from wikimem.cli.common import (
     handle_errors,
 )
 from wikimem.cli.output import print_json
+from wikimem.cli.progress import enabled_for, shown
 from wikimem.errors import WikimemError
 
 if TYPE_CHECKING:
@@ -203,8 +205,8 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter(
                 f"expected one of {', '.join(BACKEND_CHOICES)}", param_hint="--backend"
             )
-        from wikimem.evaluate.cost import estimate
         from wikimem.evaluate import sets
+        from wikimem.evaluate.cost import estimate
         from wikimem.evaluate.runner import choose, run_backend, select_cases
 
         free = backend_choice in ("offline", "scripted")
@@ -231,15 +233,18 @@ def register(app: typer.Typer) -> None:
                 yes,
             )
         outcomes: list[tuple[str, Outcome, list[str]]] = []
-        with tempfile.TemporaryDirectory(prefix="wikimem-eval-", ignore_cleanup_errors=True) as tmp:
+        started = time.monotonic()
+        with (
+            tempfile.TemporaryDirectory(prefix="wikimem-eval-", ignore_cleanup_errors=True) as tmp,
+            shown(enabled_for(json_out), "starting the evaluation") as progress,
+        ):
             for name, (cases, skipped) in chosen.items():
 
-                def progress(text: str, name: str = name) -> None:
-                    if not json_out:
-                        err_console.print(f"  [{name}] {text}", markup=False, highlight=False)
+                def step(what: str, done: int, total: int | None, name: str = name) -> None:
+                    progress(f"{name} set: {what}", done, total)
 
                 work = Path(tmp) / name
-                outcome = run_backend(backend, cases, work, progress, world=sets.world(name))
+                outcome = run_backend(backend, cases, work, step, world=sets.world(name))
                 outcomes.append((name, outcome, skipped))
         clean = [sum(o.summary["clean"][i] for _, o, _ in outcomes) for i in (0, 1)]
         failed = [line for _, o, _ in outcomes for line in o.run.cli_errors]
@@ -260,8 +265,9 @@ def register(app: typer.Typer) -> None:
             from wikimem.evaluate.report import rate
 
             which = "all sets" if len(outcomes) > 1 else outcomes[0][0] + " set"
+            took = f" in {time.monotonic() - started:.0f} s" if console.is_terminal else ""
             console.print(
-                f"\nscore ({which}, {backend.name}): clean {rate(*clean)}",
+                f"\nscore ({which}, {backend.name}): clean {rate(*clean)}{took}",
                 markup=False,
                 highlight=False,
             )

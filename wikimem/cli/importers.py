@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +17,7 @@ from wikimem.cli.common import (
     initialised_home,
 )
 from wikimem.cli.output import print_json
+from wikimem.cli.progress import enabled_for, shown
 
 if TYPE_CHECKING:  # each command imports what it uses: start-up stays light
     from wikimem.importers.mirror import ImportResult, Scan
@@ -26,15 +29,32 @@ import_app = typer.Typer(
 )
 
 
-def _report(result: ImportResult, json_out: bool) -> None:
+# On a terminal, an import that wrote more notes than this says so in one summary line.
+LISTED_ON_A_TERMINAL = 10
+
+
+def _report(result: ImportResult, json_out: bool, seconds: float | None = None) -> None:
+    """What the import did; `seconds` given (a terminal), one summary line for many notes."""
     data = result.as_dict()
     if json_out:
         print_json(data)
     else:
-        for w in data["written"]:
+        written = data["written"]
+        listed = seconds is None or len(written) <= LISTED_ON_A_TERMINAL
+        for w in written if listed else ():
             console.print(f"{w['operation']}d {w['path']}", markup=False)
         if result.commit:
-            console.print(f"committed {result.commit[:10]}", markup=False)
+            counts: dict[str, int] = {}
+            for w in written:
+                counts[w["operation"]] = counts.get(w["operation"], 0) + 1
+            what = ", ".join(f"{n} {op}d" for op, n in counts.items())
+            took = f" in {seconds:.1f} s" if seconds is not None else ""
+            more = "" if listed else " (`wikimem diff` lists them)"
+            console.print(
+                f"committed {result.commit[:10]}"
+                + (f": {what}{took}{more}" if seconds is not None else ""),
+                markup=False,
+            )
         elif not data["blocked"]:
             console.print(
                 f"nothing new ({result.unchanged} note(s) already up to date)", markup=False
@@ -49,12 +69,17 @@ def _report(result: ImportResult, json_out: bool) -> None:
         raise typer.Exit(1)
 
 
-def _run(home: str | None, name: str, scan: Scan, json_out: bool) -> None:
+def _run(home: str | None, name: str, read: Callable[[], Scan], json_out: bool) -> None:
     from wikimem.importers.mirror import apply
     from wikimem.wiki.batch import Wiki
 
     wiki = Wiki(initialised_home(home))
-    _report(apply(wiki, name, scan), json_out)
+    started = time.monotonic()
+    on_terminal = enabled_for(json_out)
+    with shown(on_terminal, f"reading {name}") as progress:
+        scan = read()
+        result = apply(wiki, name, scan, progress)
+    _report(result, json_out, time.monotonic() - started if on_terminal else None)
 
 
 DirOption = Annotated[
@@ -72,7 +97,7 @@ def claude_cmd(
     from wikimem.importers import claude_auto_memory
 
     initialised_home(home)  # before reading anything
-    _run(home, claude_auto_memory.NAME, claude_auto_memory.scan(dir), json_out)
+    _run(home, claude_auto_memory.NAME, lambda: claude_auto_memory.scan(dir), json_out)
 
 
 @import_app.command("codex-memories")
@@ -84,7 +109,7 @@ def codex_cmd(
     from wikimem.importers import codex_memories
 
     initialised_home(home)
-    _run(home, codex_memories.NAME, codex_memories.scan(dir), json_out)
+    _run(home, codex_memories.NAME, lambda: codex_memories.scan(dir), json_out)
 
 
 def register(app: typer.Typer) -> None:

@@ -7,7 +7,8 @@ given twice, text that is not UTF-8), any failure before output starts, or a std
 take the answer. The typer app then answers the same argv with its usual messages and exit
 codes, so nothing here decides what an error looks like. Output is the typer verb's, byte for
 byte: both print through `wikimem.cli.statusview` and `wikimem.cli.output`. Ctrl-C is `error:
-interrupted` and exit 130, and a reader that went away (a closed pipe) exit 1, as for every verb.
+interrupted` and exit 130; a reader that went away (a closed pipe) ends it quietly with exit 0,
+as for every verb (`wikimem.cli.output.end_quietly_on_a_closed_pipe`).
 """
 
 from __future__ import annotations
@@ -92,7 +93,6 @@ def _write(text: str) -> int | None:
         # must not complain about the pipe again when it flushes stdout at exit
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
     return 0
 
 

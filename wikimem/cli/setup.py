@@ -9,6 +9,7 @@ import typer
 
 from wikimem.cli.common import HomeOption, JsonOption, console, handle_errors, home_of
 from wikimem.cli.output import print_json
+from wikimem.cli.progress import enabled_for, shown
 from wikimem.harness import CLIENTS
 from wikimem.home import resolve_home
 
@@ -196,18 +197,26 @@ def register(app: typer.Typer) -> None:
 
         _check_client(client)
         the_home = home_of(home)
-        # Everything is planned first: a refusal anywhere (trust, a foreign MCP entry, a file
-        # that does not parse) leaves every file as it was; then it is all written, or none.
-        changes = Changes(the_home)
-        results: list[Any] = [
-            plan_install(changes, client, the_home, scope, project_dir, dry_run, trust)
-        ]
-        if mcp:
-            results.append(plan_install_mcp(changes, client, the_home, scope, project_dir, dry_run))
-        if not dry_run:
-            init_home(the_home)
-            changes.commit()
-            results = settle(changes, *results)
+        steps = 2 + (1 if mcp else 0) + (0 if dry_run else 1)
+        with shown(enabled_for(json_out), f"installing {client}") as progress:
+            # Everything is planned first: a refusal anywhere (trust, a foreign MCP entry, a
+            # file that does not parse) leaves every file as it was; then all is written, or none.
+            changes = Changes(the_home)
+            progress(f"reading {client}'s hook configuration", 0, steps)
+            results: list[Any] = [
+                plan_install(changes, client, the_home, scope, project_dir, dry_run, trust)
+            ]
+            if mcp:
+                progress(f"reading {client}'s MCP servers", len(results), steps)
+                results.append(
+                    plan_install_mcp(changes, client, the_home, scope, project_dir, dry_run)
+                )
+            if not dry_run:
+                progress("making the memory home", len(results), steps)
+                init_home(the_home)
+                progress("writing the configuration files", len(results) + 1, steps)
+                changes.commit()
+                results = settle(changes, *results)
         _report(results, "installed", json_out)
 
     @app.command("uninstall")

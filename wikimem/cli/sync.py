@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,6 +16,7 @@ from wikimem.cli.common import (
     home_of,
 )
 from wikimem.cli.output import print_json
+from wikimem.cli.progress import enabled_for, shown
 
 if TYPE_CHECKING:  # the command imports the sync machinery itself: start-up stays light
     from wikimem.sync.procedure import SyncResult
@@ -22,7 +24,9 @@ if TYPE_CHECKING:  # the command imports the sync machinery itself: start-up sta
 BUSY_WAIT = 120.0  # seconds a `wikimem sync` waits for another sync before giving up
 
 
-def _show(result: SyncResult) -> None:
+def _show(result: SyncResult, seconds: float | None = None) -> None:
+    """What the sync did; on a terminal (`seconds` given) each remote's line says how long the
+    whole sync took."""
     if result.recovered:
         console.print("finished a sync that was interrupted", markup=False)
     if result.remembered:
@@ -50,7 +54,8 @@ def _show(result: SyncResult) -> None:
             what.append(f"{len(r.received)} file(s) changed by the merge")
         if r.pushed:
             what.append(f"pushed {r.pushed[:10]}")
-        console.print(f"{r.name} ({r.url}): {', '.join(what) or 'up to date'}", markup=False)
+        took = f" in {seconds:.1f} s" if seconds is not None else ""
+        console.print(f"{r.name} ({r.url}): {', '.join(what) or 'up to date'}{took}", markup=False)
         for path in r.kept_edits:
             console.print(f"  kept {path}: edited on one side, deleted on the other", markup=False)
         for what_refused in r.refused:
@@ -77,7 +82,10 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 "--remote",
-                help="Git URL or path of the remote; remembered in config.toml ([sync] remote).",
+                help=(
+                    "Git URL or path of the remote; remembered in config.toml ([sync] remote) "
+                    "once it answers."
+                ),
             ),
         ] = None,
         join: Annotated[
@@ -103,26 +111,28 @@ def register(app: typer.Typer) -> None:
             from wikimem.sync.auto import run_in_background
 
             raise typer.Exit(run_in_background(the_home))
-        interactive = console.is_terminal and not json_out
-        progress = (
-            (lambda msg: err_console.print(f"{msg} …", markup=False)) if interactive else None
-        )
-        try:
-            result = sync(
-                the_home, remote=remote, join=join, interactive=interactive, progress=progress
-            )
-        except SyncBusy:
-            # Most often the sync a `remember` started in the background: wait for it.
-            err_console.print("waiting for the sync already running …", markup=False)
-            result = sync(
-                the_home,
-                remote=remote,
-                join=join,
-                interactive=interactive,
-                wait=BUSY_WAIT,
-                progress=progress,
-            )
+        interactive = enabled_for(json_out)
+        started = time.monotonic()
+        # git may ask for a passphrase or a password on the terminal: no redraw over it
+        with shown(interactive, "syncing", ticking=False) as progress:
+            try:
+                result = sync(
+                    the_home, remote=remote, join=join, interactive=interactive, progress=progress
+                )
+            except SyncBusy:
+                # Most often the sync a `remember` started in the background: wait for it.
+                progress("waiting for the sync already running", 0, None)
+                if not interactive:
+                    err_console.print("waiting for the sync already running …", markup=False)
+                result = sync(
+                    the_home,
+                    remote=remote,
+                    join=join,
+                    interactive=interactive,
+                    wait=BUSY_WAIT,
+                    progress=progress,
+                )
         if json_out:
             print_json(result.as_dict())
         else:
-            _show(result)
+            _show(result, time.monotonic() - started if interactive else None)

@@ -109,9 +109,10 @@ def _edit_in_editor(wiki: Wiki, rel: str, json_out: bool) -> None:
     import subprocess
     import tempfile
 
+    from wikimem.wiki.editstamp import stamp_updated
     from wikimem.wiki.gate import content_hash
     from wikimem.wiki.notes import now_utc
-    from wikimem.wiki.remember import check_edit, edit_note, stamp_updated, template_for
+    from wikimem.wiki.remember import check_edit, edit_note, template_for
 
     original = wiki.read(rel)
     base = content_hash(original)
@@ -190,6 +191,8 @@ def _show_rendered(rel: str, text: str) -> None:
     from rich.markdown import Markdown
     from rich.text import Text
 
+    from wikimem.sync.markers import has_markers, is_marker_line
+
     note = _note_data(rel, text)
     console.print(Text(f"{rel} — {note['title']}", style="bold"), soft_wrap=False)
     details = "; ".join(
@@ -200,7 +203,29 @@ def _show_rendered(rel: str, text: str) -> None:
     if details:
         console.print(Text(details, style="dim"), soft_wrap=False)
     console.rule(style="dim")
-    console.print(Markdown(note["body"], hyperlinks=False), soft_wrap=False)
+    body = note["body"]
+    if not has_markers(body):
+        console.print(Markdown(body, hyperlinks=False), soft_wrap=False)
+        return
+    # A sync conflict: its marker lines are shown as they are (markdown would read `=======`
+    # as a heading's underline and `<<<<<<<` as quoted text), each side rendered between them.
+    console.print(
+        Text(
+            "(a sync conflict not yet settled: both versions are kept between the markers; the "
+            "next `wikimem dream` settles it, or remove the markers by hand)",
+            style="yellow",
+        )
+    )
+    part: list[str] = []
+    for line in [*body.split("\n"), None]:
+        if line is not None and not is_marker_line(line):
+            part.append(line)
+            continue
+        if "".join(part).strip():
+            console.print(Markdown("\n".join(part), hyperlinks=False), soft_wrap=False)
+        part = []
+        if line is not None:
+            console.print(Text(line, style="bold yellow"), soft_wrap=False)
 
 
 def _print_list(rows: list[dict[str, Any]]) -> None:

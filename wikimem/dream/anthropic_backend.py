@@ -72,6 +72,7 @@ RETRY_AFTER_MAX = 600.0  # a server asking for more than this is not worth waiti
 REQUEST_TIMEOUT = 600.0
 CONNECT_TIMEOUT = 5.0  # a host that does not take the connection in this long is not there
 API_URL = "https://api.anthropic.com"
+PREVIEW_KEY = "not set: preview only"  # a preview builds the request without sending it
 
 
 def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) -> float | None:
@@ -182,8 +183,11 @@ class AnthropicBackend:
         )
 
     @classmethod
-    def from_config(cls, config: DreamConfig) -> AnthropicBackend:
+    def from_config(cls, config: DreamConfig, *, preview: bool = False) -> AnthropicBackend:
+        """`preview`: built only to show the request (nothing is sent), so a key is not needed."""
         api_key = os.environ.get("ANTHROPIC_API_KEY", "").strip()
+        if not api_key and preview:
+            api_key = PREVIEW_KEY
         if not api_key:
             raise BackendUnavailable(
                 "the anthropic dream backend needs ANTHROPIC_API_KEY; set it, or choose "

@@ -17,7 +17,8 @@ Contract:
     day's cap would be passed; it redacts the prompt with the same rules as capture (events are
     redacted when recorded; this catches a secret that reached a note or an older record); it
     counts what each answered call cost. With `preview` set it calls nothing and keeps, per
-    chunk, exactly what would have been sent (`wikimem dream --dry-run --show-prompt`).
+    chunk, exactly what would have been sent (`wikimem dream --dry-run --show-prompt`), whether
+    or not the backend could run here now (a missing key or CLI is said above the request).
 """
 
 from __future__ import annotations
@@ -97,13 +98,14 @@ def precondition(name: str) -> str | None:
     return None
 
 
-def build(name: str, config: Config) -> Backend:
-    """The backend itself (imports its module); `Unavailable` when it cannot be made."""
+def build(name: str, config: Config, *, preview: bool = False) -> Backend:
+    """The backend itself (imports its module); `Unavailable` when it cannot be made.
+    `preview`: built only to show what it would send, so a missing key does not stop it."""
     try:
         if name == "anthropic":
             from wikimem.dream.anthropic_backend import AnthropicBackend
 
-            return AnthropicBackend.from_config(config.dream)
+            return AnthropicBackend.from_config(config.dream, preview=preview)
         if name == "claude-cli":
             from wikimem.dream.claude_cli import ClaudeCliBackend
 
@@ -118,7 +120,7 @@ def build(name: str, config: Config) -> Backend:
             return GeminiCliBackend.from_config(config.dream)
         from wikimem.dream.openai_backend import OpenAIBackend
 
-        return OpenAIBackend.from_config(config.dream)
+        return OpenAIBackend.from_config(config.dream, preview=preview)
     except BackendUnavailable as exc:
         return Unavailable(name, str(exc))
 
@@ -140,6 +142,7 @@ class Lazy:
         self.config = config
         self._probe = probe
         self._backend: Backend | None = None
+        self._preview: Backend | None = None
         self._checked = False
 
     def backend(self) -> Backend:
@@ -164,7 +167,17 @@ class Lazy:
         return self.backend().propose(request, read)
 
     def preview(self, request: DreamRequest) -> str:
-        return preview_of(self.backend(), request)
+        """What it would send, even when it cannot run here (no key, no CLI, no network): a
+        preview is how a person decides whether to set it up and pay for it."""
+        if self._preview is None:
+            self._preview = build(self.name, self.config, preview=True)
+        text = preview_of(self._preview, request)
+        real = self.backend()
+        if isinstance(real, Unavailable) and not isinstance(self._preview, Unavailable):
+            text = (
+                f"(it cannot run here yet: {real.reason}. It would send this once it can.)\n{text}"
+            )
+        return text
 
     def describe(self) -> str:
         return describe(self.backend())

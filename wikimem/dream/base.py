@@ -15,6 +15,8 @@ How a model backend fails tells the dream what to do with the chunk:
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -57,8 +59,23 @@ class SessionEvents:
 
     @property
     def source(self) -> str:
-        """`client:first-8-of-session`, as in a note's `sources`."""
-        return f"{self.client}:{self.session[:8].lower()}"
+        """`client:<short id>`, as in a note's `sources`: the session's digest's short id, so
+        two sessions whose ids share a prefix are two sources (and counted as two)."""
+        return f"{self.client}:{short_id(self.session)}"
+
+
+_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+
+
+def short_id(session: str) -> str:
+    """A readable, unique form of an opaque session id: its first 16 characters folded to
+    lower-case kebab-case (a UUID's first 8), then 6 hex characters of a hash of the whole id,
+    so ids that share a prefix (`proj-session_1` and `proj-session_12`; the time bits of Codex's
+    UUIDv7; OpenCode's `ses_…`) still name two sessions."""
+    cleaned = re.sub(r"[^a-z0-9]+", "-", session.lower()).strip("-")
+    head = cleaned[:8] if _UUID.match(session.lower()) else cleaned[:16].strip("-")
+    digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{head or 'session'}-{digest}"
 
 
 @dataclass(frozen=True)

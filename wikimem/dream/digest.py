@@ -5,7 +5,8 @@ Contract:
     characters folded to lower-case kebab-case (a UUID's first 8), then 6 hex characters of a
     hash of the whole id,
     so ids that share a prefix (`proj-session_1` and `proj-session_12`; the time bits of Codex's
-    UUIDv7) still name two notes. `digest_path` is `projects/<slug>/sessions/YYYY-MM-DD-<short>.md`
+    UUIDv7) still name two notes; it is also the session's entry in a note's `sources`
+    (`wikimem.dream.base`, where it lives). `digest_path` is `projects/<slug>/sessions/YYYY-MM-DD-<short>.md`
     dated by the session's first event; `find_digest` finds a session's digest again whatever
     day a later chunk of it arrives on.
   - `render_turn` writes one turn: what was asked, done and answered, and what a model said the
@@ -17,12 +18,12 @@ Contract:
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem.dream.base import short_id as short_id  # kept here for its callers
 from wikimem.dream.ops import About
 from wikimem.dream.render import (
     clip,
@@ -45,16 +46,6 @@ CLIENT_NAMES = {
     "opencode": "OpenCode",
     "qwen": "Qwen Code",
 }
-
-
-_UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
-
-
-def short_id(session: str) -> str:
-    cleaned = re.sub(r"[^a-z0-9]+", "-", session.lower()).strip("-")
-    head = cleaned[:8] if _UUID.match(session.lower()) else cleaned[:16].strip("-")
-    digest = hashlib.sha256(session.encode("utf-8", "surrogatepass")).hexdigest()[:6]
-    return f"{head or 'session'}-{digest}"
 
 
 def digest_path(project: str, date: str, session: str) -> str:

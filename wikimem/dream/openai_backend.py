@@ -101,10 +101,13 @@ class OpenAIBackend:
         self._headers = headers
 
     @classmethod
-    def from_config(cls, config: DreamConfig) -> OpenAIBackend:
+    def from_config(cls, config: DreamConfig, *, preview: bool = False) -> OpenAIBackend:
+        """`preview`: built only to show the request (nothing is sent), so a key is not needed."""
         base_url = config.base_url or OPENAI_URL
         env_name = config.api_key_env or default_key_env(base_url)
         key = os.environ.get(env_name, "").strip() if env_name else ""
+        if not key and env_name and preview:
+            key = "not set: preview only"  # shown as "[the key]"; never sent
         if config.api_key_env and not key:
             raise BackendUnavailable(
                 f"openai: api_key_env names {config.api_key_env}, which is not set"

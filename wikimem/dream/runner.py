@@ -5,7 +5,9 @@ Contract:
   - Events after the watermark are read in append order, in chunks (by rendered size for model
     backends, by count offline), grouped by project and session; each chunk goes to the backend
     with the notes as they stand after the previous chunks (an in-memory overlay), so a prompt
-    never grows with the wiki.
+    never grows with the wiki. Sessions in which nothing happened (they only started or ended:
+    no prompt, no tool run, no answer) never create a project's first note, nor count as
+    sessions dreamt.
   - The operations are validated (invalid ones rejected and reported), turned into gated
     `MemoryWrite`s and committed ONCE, with the watermark in a trailer; only then does
     `state/watermark.json` move. A crash anywhere leaves old or new state, and the next run
@@ -42,7 +44,7 @@ import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -51,9 +53,9 @@ from wikimem.capture.events import file_id, list_files
 from wikimem.capture.project import bounded, slugify
 from wikimem.capture.redact import scrub
 from wikimem.config import Config, load_config
-from wikimem.dream import BACKENDS, lastrun
+from wikimem.dream import BACKENDS, digest, lastrun
 from wikimem.dream import carry as carrying
-from wikimem.dream.backends import Metered, select_backend
+from wikimem.dream.backends import Metered, describe, select_backend
 from wikimem.dream.base import (
     AnswerRefused,
     Backend,
@@ -84,6 +86,7 @@ from wikimem.dream.watermark import (
 from wikimem.errors import WikimemError
 from wikimem.home import Home
 from wikimem.lock import LockBusy, file_lock
+from wikimem.progress import Progress, quiet
 from wikimem.recall.index import Index, open_index
 from wikimem.sync.reconcile import reconcile_flagged
 from wikimem.wiki import notemeta, plainfile
@@ -106,7 +109,6 @@ MAX_OPERATIONS = 200  # per answer: more is a flood, not a consolidation
 MAX_CONSECUTIVE_FAILURES = 3  # backend failures in a row before this dream stops asking
 MAX_LISTED = 50  # rejected operations named in a commit message
 MAX_SESSION_CHARS = 256
-Progress = Callable[[int, int], None]
 Positioned = tuple[str, int, dict[str, Any]]  # (events file, end offset, record)
 
 
@@ -388,6 +390,17 @@ def repaired(record: dict[str, Any]) -> dict[str, Any]:
     return record if slug == project else {**record, "project": slug}
 
 
+# Events that say something happened; a session with none of them (a start, an end, a stop
+# without an answer) has nothing to consolidate.
+_SUBSTANCE = frozenset({"UserPromptSubmit", "PostToolUse", "PostToolUseFailure"})
+
+
+def _idle(s: SessionEvents) -> bool:
+    """Whether nothing happened in the session's events: no prompt, no tool run, no answer, no
+    compaction summary (it only started, stopped or ended)."""
+    return not any(r.get("event") in _SUBSTANCE for r in s.events) and not digest.turns_of(s.events)
+
+
 def _group(records: list[dict[str, Any]]) -> dict[str, list[SessionEvents]]:
     by_session: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in records:
@@ -640,12 +653,20 @@ class _Pass:
     def _apply(self, request: DreamRequest, guard: ChunkGuard | None, proposal: Proposal) -> None:
         project, group = request.project, list(request.sessions)
         result = self.result
-        self.projects[project] = None
-        for s in group:
-            self.sessions[s.source] = None
         result.notes.extend(proposal.notes)
         result.rejected.extend((r.path, r.reason) for r in proposal.rejected)
         operations = list(proposal.operations)
+        if all(_idle(s) for s in group):
+            # Sessions that only started or ended: they never make a project's first note (an
+            # overview saying nothing of a folder like /tmp), nor count as sessions dreamt.
+            overview = f"projects/{project}/overview.md"
+            if self.overlay.read(overview) is None:
+                operations = [op for op in operations if getattr(op, "path", None) != overview]
+            if not operations:
+                return
+        self.projects[project] = None
+        for s in group:
+            self.sessions[s.source] = None
         # The cap is for a model's answer (a flood is a failure of judgment). The offline rules
         # write one digest per session and one operation per claim: a day of many short
         # sessions is not a flood, and capping it dropped their digests.
@@ -767,6 +788,8 @@ def _run_locked(
                 f"{problem}; kept as watermark.json.corrupt, the watermark is taken from the "
                 "last dream commit"
             )
+    say = progress or quiet
+    say("reading the events since the last dream", 0, None)
     mark = current_watermark(home, wiki)
     recorded = dream_ids(wiki) | {mark.dream}
     carry = carrying.load_carry(home, lambda d: d in recorded)
@@ -797,6 +820,7 @@ def _run_locked(
             else catalog_of(home.memory_dir, config.gate.max_note_bytes)
         )
     # Notes a sync left flagged `conflict: true` are settled first, in this dream's one commit.
+    say("settling sync conflicts", 0, None)
     settled = reconcile_flagged(home.memory_dir, overlay.read, backend, today, stamp)
     overlay.changed.update((note.path, note) for note in settled.notes)
     result.notes += [f"reconciled {n.path}" for n in settled.notes]
@@ -816,6 +840,9 @@ def _run_locked(
         work.revisit.extend(waiting)
     offsets = dict(mark.with_file_ids(home.events_dir).offsets)
     by_chars = config.dream.chunk_chars if backend.needs_prompt else None
+    what = f"consolidating events ({describe(backend)})"
+    total += result.events  # the events carried from an earlier dream are done already
+    say(what, result.events, total)
     damaged: list[Damaged] = []
     for positioned, reached in _chunks(new_events(home.events_dir, mark, damaged), by_chars):
         if work.stopped:
@@ -830,10 +857,12 @@ def _run_locked(
                 continue
             record = repaired(record)
             by_project.setdefault(record["project"], []).append(record)
+        done = result.events - len(positioned)
         for project, records in by_project.items():
             work.consolidate(project, records)
-        if progress:
-            progress(result.events, total)
+            done += len(records)
+            say(what, done, total)
+        say(what, result.events, total)
         _crash_point("dream_after_chunk")
     if index is not None:
         index.close()
@@ -917,6 +946,7 @@ def _run_locked(
         trailers=trailers,
         dry_run=dry_run,
         before_commit=record_carry,
+        progress=say,
     )
     for r in batch.results:
         if r.status == "blocked" and r.retry:

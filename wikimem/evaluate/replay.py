@@ -24,7 +24,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +33,7 @@ from typing import Any
 from wikimem import gitrun
 from wikimem.evaluate.cases import Case, Cli, Session, World
 from wikimem.evaluate.clients import CLIENTS, Turn
+from wikimem.progress import Progress, quiet
 
 # The directory holding this wikimem package: the commands replayed run this same code.
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
@@ -113,6 +114,13 @@ class Replayer:
         self.repos: dict[str, Path] = {}
         self.counter = 0
         self.run = Run(self.home, {})
+        self.progress: Progress = quiet
+        self.steps = (0, 0)  # (done, total): sessions and commands replayed, dreams, questions
+
+    def _step(self, what: str) -> None:
+        done, total = self.steps
+        self.steps = (done + 1, total)
+        self.progress(what, done + 1, total)
 
     # -- setup -----------------------------------------------------------------------------------
 
@@ -245,7 +253,8 @@ class Replayer:
         self._redate(before, day)
 
     def day(self, day: int) -> None:
-        with self.dated(self.world.days[day]):
+        when = self.world.days[day]
+        with self.dated(when):
             for case in self.cases:
                 for item in case.history:
                     if item.day != day:
@@ -254,7 +263,10 @@ class Replayer:
                         self.replay_session(item)
                     elif isinstance(item, Cli):
                         self.cli(item.project, [self.fill(a) for a in item.args])
-        self.dream(self.world.days[day])
+                    self._step(f"replaying day {day} ({when}): sessions and commands")
+        self.progress(f"dreaming day {day} ({when})", *self.steps)
+        self.dream(when)
+        self._step(f"dreaming day {day} ({when})")
 
     def ask(self) -> None:
         with self.dated(self.world.question_day):
@@ -263,6 +275,7 @@ class Replayer:
                 self.run.answers[case.id] = self.open_session(
                     q.client, q.project, self.fill(q.prompt)
                 )
+                self._step("asking the questions")
 
     def finish(self) -> Run:
         """The run, with the home's error log read in."""
@@ -271,13 +284,17 @@ class Replayer:
             self.run.errors_log = errors.read_text(errors="replace").splitlines()
         return self.run
 
-    def replay(self, progress: Callable[[str], None] | None = None) -> Run:
+    def replay(self, progress: Progress = quiet) -> Run:
+        """Replay every case's history day by day, a dream after each day, then ask; `progress`
+        counts the steps (each session or command replayed, each dream, each question)."""
+        self.progress = progress
+        progress("setting up the repositories", 0, None)
         self.setup()
         days = sorted({item.day for c in self.cases for item in c.history})
+        items = sum(len(c.history) for c in self.cases)
+        self.steps = (0, items + len(days) + len(self.cases))
         for d in days:
             self.day(d)
-            if progress:
-                progress(f"day {d} ({self.world.days[d]}) replayed and dreamed")
         self.ask()
         return self.finish()
 

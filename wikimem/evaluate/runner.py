@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from wikimem.evaluate.cases import Case, Session, World
 from wikimem.evaluate.replay import Replayer, Run, load_run, save_run
 from wikimem.evaluate.report import CaseResult, categories, score, summarise
 from wikimem.evaluate.scripted_model import MessagesServer, ScriptedModel
+from wikimem.progress import Progress, quiet
 
 # The [dream] settings a model backend's run takes from the person's config (`auto` stays off:
 # the evaluation dreams once after each scripted day, itself).
@@ -146,7 +147,7 @@ def run_backend(
     backend: Backend,
     cases: list[Case],
     work: Path,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress = quiet,
     reuse: bool = False,
     world: World | None = None,
 ) -> Outcome:

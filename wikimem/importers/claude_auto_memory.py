@@ -12,7 +12,8 @@ transcripts (`*.jsonl`, each record carries `cwd`), else found by walking the fi
 Mapping: the project is the one wikimem's hooks give sessions in that directory (the git
 remote's slug); `user` memories (who the person is) go to `profile/claude-<topic>.md`, every
 other type to `projects/<slug>/claude-<topic>.md` (Claude kept them per project, so they stay
-per project); the description leads the body, links between topic files become `[[wikilinks]]`.
+per project); the description leads the body unless the body already says it (most of its words
+are there: it would be given to agents twice), links between topic files become `[[wikilinks]]`.
 `MEMORY.md` is an index and is not copied; lines of it that point to no topic file, and links
 in it to a topic file that does not exist, are reported.
 """
@@ -37,6 +38,20 @@ _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 _MD_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s]+\.md)\)")
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)")
 TYPES = ("user", "feedback", "project", "reference")
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def _says(body: str, description: str) -> bool:
+    """Whether `body` already says what `description` sums up: most of its words are there. A
+    description is Claude's one-line summary of the memory (for MEMORY.md): put above a body
+    that says the same, it is given to every agent twice."""
+    wanted = _words(description)
+    if not wanted:
+        return True
+    return len(wanted & _words(body)) >= 0.6 * len(wanted)
 
 
 def config_dir() -> str:
@@ -242,7 +257,7 @@ def _note(
 
     text = _MD_LINK.sub(relink, body).strip()
     description = str(meta.get("description") or "").strip()
-    if description and description not in text:
+    if description and not _says(text, description):
         text = f"{description}\n\n{text}" if text else description
     tags = ("claude-auto-memory", kind_type) if kind_type in TYPES else ("claude-auto-memory",)
     return ImportedNote(

@@ -22,6 +22,7 @@ from typing import Any
 
 from wikimem.fsutil import atomic_write
 from wikimem.lock import file_lock
+from wikimem.progress import Progress, quiet
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash
 from wikimem.wiki.notemeta import read_meta
@@ -122,8 +123,9 @@ def _marked(text: str | None, source_id: str) -> bool:
     return meta.get(MARKER) == source_id
 
 
-def apply(wiki: Wiki, importer: str, scan: Scan) -> ImportResult:
-    """Bring what `scan` read into the wiki; see the module contract."""
+def apply(wiki: Wiki, importer: str, scan: Scan, progress: Progress = quiet) -> ImportResult:
+    """Bring what `scan` read into the wiki; see the module contract. `progress` is told how
+    far the comparison with what was imported before, and the write, have got."""
     notes, scopes = scan.notes, scan.scopes
     record_path = wiki.home.state(RECORD)
     with file_lock(wiki.home.state("imports.lock"), what="imports (another import is running)"):
@@ -133,7 +135,9 @@ def apply(wiki: Wiki, importer: str, scan: Scan) -> ImportResult:
         skipped: list[tuple[str, str]] = []
         unchanged = 0
         seen = set()
-        for note in notes:
+        for i, note in enumerate(notes):
+            if i % 20 == 0:
+                progress("comparing with what was imported before", i, len(notes))
             seen.add(note.source_id)
             text = note.render()
             # what the note says, not when its file was last touched
@@ -187,6 +191,7 @@ def apply(wiki: Wiki, importer: str, scan: Scan) -> ImportResult:
                 writes,
                 f"import {importer}: {len(writes)} note(s)",
                 body=f"Imported by `wikimem import {importer}`.",
+                progress=progress,
             )
             scope_of = {n.source_id: n.scope for n in notes}
             for r in batch.results:

@@ -41,12 +41,15 @@ from wikimem.recall import ranking
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
 from wikimem.wiki.notemeta import TOP_FOLDERS
+from wikimem.wiki.redacted import redacted_away
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-SCHEMA_VERSION = "8"
+# 9: digests indexed turn by turn, claim subjects a field of their own, and lines whose
+# content redaction took away are no passages
+SCHEMA_VERSION = "9"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
 TURN_CHARS = 2 * PASSAGE_CHARS  # a digest turn longer than this is cut like a paragraph
@@ -744,6 +747,8 @@ def split_passages(
         stripped = line.strip()
         if confirmations.held(line, confirmed):
             continue  # never an answer until the person confirms it
+        if redacted_away(line):
+            continue  # its content was a secret, now redacted: nothing left to answer with
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other
             # notes are navigation, not something a prompt should be answered with.

@@ -52,6 +52,7 @@ from wikimem.recall.given import (
 )
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import confirmations, notemeta, plainfile, vetting
+from wikimem.wiki.redacted import redacted_away
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -143,6 +144,8 @@ def _strip_markers(body: str, confirmed: frozenset[str] = frozenset()) -> str:
             continue
         if confirmations.held(ln, confirmed):
             continue  # an agent is never told to run it until the person confirms it
+        if redacted_away(ln):
+            continue  # "Token is [REDACTED:…] for CI": what made it a claim is gone
         out.append(compact_provenance(ln))
     text = "\n".join(out)
     while "\n\n\n" in text:

@@ -18,6 +18,7 @@ import sys
 from wikimem.config import Config, load_config
 from wikimem.errors import WikimemError
 from wikimem.home import Home
+from wikimem.progress import Progress, quiet
 from wikimem.sync.locking import SyncBusy
 
 BACKGROUND_WAIT = 300.0  # a detached sync waits this long for another sync or a dream
@@ -28,12 +29,12 @@ def enabled(config: Config) -> bool:
     return config.sync.auto
 
 
-def quietly(home: Home, wait: float) -> str | None:
+def quietly(home: Home, wait: float, progress: Progress = quiet) -> str | None:
     """Sync without prompts; the error as one line (also recorded), or None."""
     from wikimem.sync.procedure import sync
 
     try:
-        sync(home, interactive=False, wait=wait, wait_for_dream=wait)
+        sync(home, interactive=False, wait=wait, wait_for_dream=wait, progress=progress)
     except SyncBusy as exc:
         return f"deferred: {exc}"
     except WikimemError as exc:
@@ -41,7 +42,7 @@ def quietly(home: Home, wait: float) -> str | None:
     return None
 
 
-def around_dream(home: Home, *, background: bool) -> str | None:
+def around_dream(home: Home, *, background: bool, progress: Progress = quiet) -> str | None:
     """Sync before a dream and again after it, when auto-sync is on; the error, or None."""
     try:
         config = load_config(home)
@@ -49,7 +50,7 @@ def around_dream(home: Home, *, background: bool) -> str | None:
         return str(exc)
     if not enabled(config):
         return None
-    return quietly(home, BACKGROUND_WAIT if background else FOREGROUND_WAIT)
+    return quietly(home, BACKGROUND_WAIT if background else FOREGROUND_WAIT, progress)
 
 
 def after_write(home: Home, config: Config | None = None) -> bool:

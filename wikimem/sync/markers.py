@@ -13,7 +13,7 @@ Each marker names the machine and the time its side of the note was last changed
 machine merged it and whichever tool reads it.
 
 Contract: `label(machine, stamp)` / `parse_label(text)` write and read a marker's label;
-`has_markers(text)`; `split(body)` is the body as plain lines and `Region`s (None when the
+`has_markers(text)`; `is_marker_line(line)`; `split(body)` is the body as plain lines and `Region`s (None when the
 markers are malformed); `newer(region)` is 0 or 1, the side changed last: by the labels' times
 when both have one, else by the newest date among each side's lines, ties broken by the text
 (never by which side is "ours", so every machine decides alike); `as_shown(body)` is the body
@@ -52,6 +52,11 @@ def _is_time(text: str) -> bool:
 
 def _is_marker(line: str, mark: str) -> bool:
     return line.startswith(mark) and (len(line) == len(mark) or line[len(mark)] == " ")
+
+
+def is_marker_line(line: str) -> bool:
+    """Whether `line` is one of a conflict's three marker lines."""
+    return _is_marker(line, START) or _is_marker(line, END) or line == MIDDLE
 
 
 def has_markers(text: str) -> bool:

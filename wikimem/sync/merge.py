@@ -1,13 +1,14 @@
 """Merging two versions of a note: by field and by claim line, never a lost edit.
 
-Contract: `merge_note(path, base, ours, theirs, labels)` returns the merged text (or None for a
-note both sides agree to delete) and whether it holds a conflict. The rules, the same whichever
+Contract: `merge_note(path, base, ours, theirs, labels, edited)` returns the merged text (or None
+for a note both sides agree to delete) and whether it holds a conflict. The rules, the same whichever
 machine merges (so two machines merging the same versions write the same note):
   - one side unchanged: the other side's version; both the same: that version;
   - deleted on one side, edited on the other: the edit is kept (`kept_edit`);
   - edited on both: front matter field by field (`tags`, `sources`: union, minus what one side
     removed; `created`: the earliest; `updated`: the latest; `title`, `kind`, a person's own
-    keys: the side that changed it, and if both did, the side updated last (equal dates: the
+    keys: the side that changed it, and if both did, the side changed last (its `updated:`, or
+    the time of a commit a person made by hand, `edited`, when that is later; equal: the
     greater value); `pinned`: the side that changed it, or true when both added the note), the
     body merged three-way, claim line by claim line (`wikimem.sync.lines`). Where the body cannot be merged, BOTH versions
     are kept between conflict markers and the front matter says `conflict: true`: `status`
@@ -146,6 +147,7 @@ def merge_note(
     ours: str | None,
     theirs: str | None,
     labels: tuple[str, str] = ("ours", "theirs"),
+    edited: tuple[str, str] = ("", ""),
 ) -> Merged:
     trivial = _trivial(base, ours, theirs)
     if trivial is not None:
@@ -162,21 +164,29 @@ def merge_note(
         b = parse_note(path, base) if base is not None else None
     except NoteError:
         b = None
-    note, conflict = merge_notes(b, o, t, labels)
+    note, conflict = merge_notes(b, o, t, labels, edited)
     return Merged(render_note(note), conflict)
 
 
 def merge_notes(
-    base: Note | None, ours: Note, theirs: Note, labels: tuple[str, str]
+    base: Note | None,
+    ours: Note,
+    theirs: Note,
+    labels: tuple[str, str],
+    edited: tuple[str, str] = ("", ""),
 ) -> tuple[Note, bool]:
-    """The merged note and whether its body holds both versions of a part (then flagged)."""
-    newer = _newer(ours, theirs)
+    """The merged note and whether its body holds both versions of a part (then flagged).
+    `edited`: per side, the time of a commit a person made themselves that changed the note
+    (`YYYY-MM-DDTHH:MM:SSZ`, or ""): such a commit leaves `updated:` as it was, yet it is when
+    that side was changed."""
+    when = (
+        max(_instant(ours.updated), edited[0]),
+        max(_instant(theirs.updated), edited[1]),
+    )
+    newer = (when[0] > when[1]) - (when[0] < when[1])
     # Each marker says which machine's version it is and when that version was changed: the
     # side changed last is then known from the note alone, whoever merged it.
-    stamped = (
-        markers.label(labels[0], _instant(ours.updated)),
-        markers.label(labels[1], _instant(theirs.updated)),
-    )
+    stamped = (markers.label(labels[0], when[0]), markers.label(labels[1], when[1]))
     body, conflicts, clashes = _merge_body(
         base.body if base else "", ours.body, theirs.body, stamped
     )
@@ -205,13 +215,6 @@ def merge_notes(
     if not flag and (flagged(ours) or flagged(theirs)):
         flag = needs_settling(body)
     return with_flag(note, flag), conflicts > 0 or clashes > 0
-
-
-def _newer(ours: Note, theirs: Note) -> int:
-    """1 when ours was updated last, -1 when theirs was, 0 when the times are equal (full
-    timestamps, to the second: `updated:` is written so)."""
-    a, b = _instant(ours.updated), _instant(theirs.updated)
-    return (a > b) - (a < b)
 
 
 def _instant(updated: str) -> str:

@@ -11,7 +11,9 @@ Contract, in order, one sync at a time (`wikimem.sync.locking`):
      refresh the search index; push (retrying when someone pushed meanwhile).
 A remote with no history in common with this memory is joined deliberately only when this
 machine has never synced with it (or with `join=True`); a remote that no longer contains what
-this machine last synced with was rewritten, and is left alone unless `join=True`. Every
+this machine last synced with was rewritten, and is left alone unless `join=True`. A remote
+given as `remote=` is remembered (config.toml, memory/'s git remote) only once a fetch from it
+succeeded; a failure before that is not recorded against it. Every
 failure is one line (`SyncError`), recorded in state/sync.json for `status` and `doctor`, and
 leaves memory/ as it was or as merged, never in between.
 """
@@ -33,6 +35,7 @@ from wikimem.config import Config, load_config
 from wikimem.errors import WikimemError
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
+from wikimem.progress import Progress, quiet
 from wikimem.sync import record
 from wikimem.sync.git import Git, GitFailed, Identity, SyncError, classify
 from wikimem.sync.identity import TRAILER as MACHINE_TRAILER
@@ -40,7 +43,15 @@ from wikimem.sync.identity import machine_name, person
 from wikimem.sync.locking import SyncBusy, changing_memory, one_sync
 from wikimem.sync.merge import is_note_path
 from wikimem.sync.registration import install as install_driver
-from wikimem.sync.remote import Channel, channels, configure, remember_remote, track
+from wikimem.sync.remote import (
+    MAIN,
+    Channel,
+    channels,
+    configure,
+    normalise_url,
+    remember_remote,
+    track,
+)
 from wikimem.sync.treemerge import (
     TreeMerge,
     empty_tree,
@@ -65,7 +76,6 @@ PUSH_ATTEMPTS = 40
 PUSH_RACE_SECONDS = 240.0
 PUSH_PAUSE_MAX = 4.0
 STALE_LOCK_SECONDS = 60.0
-Progress = Callable[[str], None]
 
 
 class RemoteRewritten(SyncError):
@@ -106,7 +116,7 @@ class SyncResult:
     not_notes: list[str] = field(default_factory=list)
     remotes: list[RemoteOutcome] = field(default_factory=list)
     recovered: bool = False
-    remembered: str = ""  # the remote URL written to config.toml by this sync
+    remembered: str = ""  # the remote URL written to config.toml by this sync (it answered)
     removed: list[str] = field(default_factory=list)  # links and the like found committed here
     head: str = ""
     warnings: list[str] = field(default_factory=list)
@@ -133,18 +143,22 @@ def sync(
 ) -> SyncResult:
     """Sync memory/ with its remote(s); raises `SyncError` (recorded) when it cannot."""
     config = load_config(home)
-    say = progress or (lambda _msg: None)
+    say = progress or quiet
     when = utc_timestamp()
+    attempt = _Attempt()
     try:
         with one_sync(home, wait):
             rec = record.load(home)
             try:
                 result = _sync_locked(
-                    home, config, rec, remote, join, interactive, wait_for_dream, say
+                    home, config, rec, remote, join, interactive, wait_for_dream, say, attempt
                 )
             except WikimemError as exc:
-                rec.failed(when, str(exc))
-                record.save(home, rec)
+                if not attempt.untried_remote:
+                    # A URL given with --remote that never answered is not the person's
+                    # remote: nothing of it is kept, and doctor has no failure to report.
+                    rec.failed(when, str(exc))
+                    record.save(home, rec)
                 raise
             rec.succeeded(when)
             record.save(home, rec)
@@ -157,6 +171,20 @@ def sync(
         raise
 
 
+@dataclass
+class _Attempt:
+    """Whether this sync was given a remote (`--remote`) that is not yet the configured one, and
+    has not answered yet: only once it answers is it remembered (config.toml, memory/'s git
+    remote) and a failure counted against it."""
+
+    new_remote: bool = False
+    answered: bool = False
+
+    @property
+    def untried_remote(self) -> bool:
+        return self.new_remote and not self.answered
+
+
 def _sync_locked(
     home: Home,
     config: Config,
@@ -166,6 +194,7 @@ def _sync_locked(
     interactive: bool,
     wait_for_dream: float,
     say: Progress,
+    attempt: _Attempt,
 ) -> SyncResult:
     wiki = Wiki(home, config)
     try:
@@ -184,8 +213,9 @@ def _sync_locked(
     _not_mid_operation(git)
     chans = channels(config, git, remote)
     result = SyncResult()
-    if remote and remember_remote(home, chans[0].url):
-        result.remembered = chans[0].url
+    if remote:
+        known = [u for u in (config.sync.remote, git.config_get(f"remote.{MAIN}.url")) if u]
+        attempt.new_remote = chans[0].url not in {normalise_url(u) for u in known}
     _clear_stale_locks(home.memory_dir, STALE_LOCK_SECONDS)
     with changing_memory(home, wait_for_dream):
         result.recovered = recover(home, git, config)
@@ -195,11 +225,19 @@ def _sync_locked(
                 changed_setup, _message("sync: merge notes with wikimem's merge driver", [], config)
             )
         result.removed = _drop_unsafe(git, config)
-    _commit_hand_edits(wiki, result)
+    _commit_hand_edits(wiki, result, say)
     for ch in chans:
-        configure(git, ch)
+
+        def answered(ch: Channel = ch) -> None:
+            """The remote answered a fetch: now it is remembered, and git's remote set."""
+            configure(git, ch)
+            if ch is chans[0]:
+                attempt.answered = True
+                if remote and remember_remote(home, ch.url):
+                    result.remembered = ch.url
+
         result.remotes.append(
-            _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say)
+            _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say, answered)
         )
         record.save(home, rec)
     result.head = git.out("rev-parse", "HEAD")
@@ -254,7 +292,7 @@ def _not_mid_operation(git: Git) -> None:
             )
 
 
-def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
+def _commit_hand_edits(wiki: Wiki, result: SyncResult, say: Progress = quiet) -> None:
     dirty = [p for p in wiki.store.dirty_paths() if p != "index.md"]
     notes = [
         p for p in dirty if p.endswith(".md") and not any(s.startswith(".") for s in p.split("/"))
@@ -262,6 +300,7 @@ def _commit_hand_edits(wiki: Wiki, result: SyncResult) -> None:
     result.not_notes = sorted(set(dirty) - set(notes))
     if not notes:
         return
+    say("committing hand edits", 0, len(notes))
     batch = wiki.commit_hand_edits(notes, "sync: commit hand edits", "sync")
     result.committed = [r.write.path for r in batch.written]
     result.blocked = [(r.write.path, r.reason) for r in batch.blocked]
@@ -298,6 +337,7 @@ def _sync_channel(
     join: bool,
     wait_for_dream: float,
     say: Progress,
+    answered: Callable[[], None],
 ) -> RemoteOutcome:
     outcome = RemoteOutcome(ch.name, ch.url)
     last = rec.channel(ch.name, ch.url)
@@ -305,8 +345,10 @@ def _sync_channel(
     for attempt in range(PUSH_ATTEMPTS):
         if attempt:
             _pause_after_a_lost_race(attempt)
-        say(f"fetching {ch.url}")
+        say(f"fetching from {ch.url}", 0, None)
         theirs = _fetch(git, ch, branch)
+        if not attempt:
+            answered()
         _crash("sync_after_fetch")
         outcome.remote_head = theirs or ""
         with changing_memory(home, wait_for_dream):
@@ -324,16 +366,18 @@ def _sync_channel(
                         | {f"{echo_path(p)} ({why})" for p, why in merge.refused}
                     )
                     if target != head:
-                        say(f"merging {len(merge.changed)} changed notes")
+                        say("merging the notes that changed", len(merge.changed), None)
                         outcome.received += _apply(home, git, config, head, target, own)
                         head = git.out("rev-parse", "HEAD")
                 # integrated: the base of a retry's merge, should the push be refused
                 last = record.ChannelRecord(ch.url, theirs, head)
+        if outcome.received:
+            say("updating the search index", len(outcome.received), None)
         _reindex(home, outcome.received)
         to_push = _to_push(git, config, ch, head, theirs, last)
         if to_push is None:
             break
-        say(f"pushing to {ch.url}")
+        say(f"pushing to {ch.url}", 0, None)
         if _push(git, ch, branch, to_push):
             outcome.pushed = to_push
             theirs = to_push
@@ -391,6 +435,7 @@ def _plan(
     """(commit memory/ moves to, what the merge did, whether that commit is ours to amend),
     or None when the remote brings nothing new."""
     info = _Merge()
+    since = ("", "")  # per side, the commit its changes are counted from
     if not ch.filtered:
         if _ancestor(git, theirs, head):
             return None
@@ -409,6 +454,7 @@ def _plan(
             info.joined = True
         base_tree = tree_of(git, base_out) if base_out else empty_tree(git)
         their_tree = tree_of(git, theirs)
+        since = (base_out, base_out)
     else:
         keep = ch.carries
         base_commit = last.last_remote if last is not None and last.last_remote else ""
@@ -422,13 +468,21 @@ def _plan(
         )
         their_tree = filter_tree(git, tree_of(git, theirs), keep)
         info.refused = unsafe_entries(git, their_tree)
+        since = (last.last_local if last is not None else "", base_commit)
     # Nothing that must not be checked out (a link, a submodule, a name too long) is taken from
     # either side: the merged tree leaves it out, and the push removes it from the remote.
     their_tree = without(git, their_tree, (p for p, _ in info.refused), _temp_index(git))
     base_tree = safe_tree(git, base_tree, _temp_index(git))[0]
     our_tree = safe_tree(git, tree_of(git, head), _temp_index(git))[0]
     labels = (machine_name(config), _their_machine(git, theirs) or ch.name)
-    merge = merge_trees(git, base_tree, our_tree, their_tree, labels, _temp_index(git))
+
+    def edited_at(path: str) -> tuple[str, str]:
+        return (
+            _hand_committed_at(git, since[0], head, path),
+            _hand_committed_at(git, since[1], theirs, path),
+        )
+
+    merge = merge_trees(git, base_tree, our_tree, their_tree, labels, _temp_index(git), edited_at)
     info.conflicts, info.kept_edits = merge.conflicts, merge.kept_edits
     if merge.tree == tree_of(git, head) and ch.filtered:
         return head, info, False
@@ -436,6 +490,30 @@ def _plan(
     target = git.out("commit-tree", merge.tree, "-p", head, "-p", theirs, input=message)
     info.changed = _diff_names(git, head, target)
     return target, info, True
+
+
+def _hand_committed_at(git: Git, since: str, tip: str, path: str) -> str:
+    """When a person's own commit (one without wikimem's `Wikimem-Source` trailer, a merge
+    excepted) last changed `path` after `since` up to `tip`, as `YYYY-MM-DDTHH:MM:SSZ`; "" when
+    none did. Such a commit leaves `updated:` as it was: its time is when that side changed."""
+    span = f"{since}..{tip}" if since else tip
+    proc = git.run(
+        "log",
+        "--no-merges",
+        "--format=%at%x1f%(trailers:key=Wikimem-Source,valueonly,separator=%x2c)",
+        span,
+        "--",
+        path,
+        check=False,
+    )
+    times = []
+    for line in proc.stdout.splitlines():
+        stamp, _, source = line.partition("\x1f")
+        if stamp.strip().isdigit() and not source.strip():
+            times.append(int(stamp))
+    if not times:
+        return ""
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(max(times)))
 
 
 def _their_machine(git: Git, commit: str) -> str:

@@ -7,7 +7,8 @@ passes each as an on-disk `MemoryWrite` (source `watch`) through the gate: one c
 passes, every refusal reported with its reason. An edit refused once is not proposed again until
 the file changes (`known_invalid` maps a path to the content hash it was refused for), so an
 invalid note is reported once, not on every pass. A file saved again while it was being checked
-is left for the next pass.
+is left for the next pass. A committed edit's `updated:` is the time the file was changed
+(`wikimem.wiki.editstamp`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, field
 
 from wikimem.sync.merge import without_stale_flag
 from wikimem.wiki.batch import BatchResult, Wiki
+from wikimem.wiki.editstamp import stamp_hand_edit
 from wikimem.wiki.gate import MemoryWrite, content_hash, read_current
 from wikimem.wiki.gitstore import is_hidden
 
@@ -77,8 +79,12 @@ def commit_hand_edits(wiki: Wiki, known_invalid: Mapping[str, str] | None = None
                     writes.append(MemoryWrite(rel, "delete", None, "watch", (), "", on_disk=True))
                 continue
             operation = "update" if rel in tracked else "create"
-            # the person removed a conflict's markers: its `conflict: true` goes with them
-            proposed = without_stale_flag(rel, text)
+            # the person removed a conflict's markers: its `conflict: true` goes with them; the
+            # edit carries the time it was made (sync conflicts go by it)
+            committed = store.file_at(rel) if rel in tracked else None
+            proposed = without_stale_flag(
+                rel, stamp_hand_edit(wiki.memory_dir, rel, text, committed)
+            )
             writes.append(
                 MemoryWrite(rel, operation, proposed, "watch", (), content_hash(text), on_disk=True)
             )

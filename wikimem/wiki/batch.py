@@ -28,6 +28,7 @@ from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 from wikimem.lock import file_lock
+from wikimem.progress import Progress, quiet
 from wikimem.wiki.gate import Gate, GateResult, MemoryWrite, content_hash, read_current
 from wikimem.wiki.gitstore import CommitInfo, Store
 from wikimem.wiki.indexmd import write_index
@@ -140,6 +141,7 @@ class Wiki:
         dry_run: bool = False,
         crash: CrashHook = _no_crash,
         before_commit: BeforeCommit | None = None,
+        progress: Progress = quiet,
     ) -> BatchResult:
         with file_lock(self.home.state("memory.lock")):
             if callable(writes):
@@ -148,7 +150,7 @@ class Wiki:
                 self.recover()
                 writes = writes()
             return self._commit_locked(
-                writes, subject, body, trailers, dry_run, crash, before_commit
+                writes, subject, body, trailers, dry_run, crash, before_commit, progress
             )
 
     def _commit_locked(
@@ -160,11 +162,18 @@ class Wiki:
         dry_run: bool,
         crash: CrashHook,
         before_commit: BeforeCommit | None = None,
+        progress: Progress = quiet,
     ) -> BatchResult:
         if not dry_run:
             self.recover()
         self.gate.new_batch()
-        checked = _with_requirements([self.gate.check(w) for w in writes])
+        what = "checking notes through the write gate"
+        judged = []
+        for i, w in enumerate(writes):
+            if i % 20 == 0:
+                progress(what, i, len(writes))
+            judged.append(self.gate.check(w))
+        checked = _with_requirements(judged)
         if dry_run:
             return BatchResult(tuple(checked), None, subject)
         to_write = [r for r in checked if r.ok]
@@ -175,7 +184,9 @@ class Wiki:
         crash("after_journal")
         done: dict[str, GateResult] = {}
         # Writes that others require go first, so a requirement that fails can still stop them.
-        for r in sorted(checked, key=lambda r: r.write.requires is not None):
+        for i, r in enumerate(sorted(checked, key=lambda r: r.write.requires is not None)):
+            if i % 20 == 0:
+                progress("writing notes", i, len(checked))
             if r.ok and r.write.requires is not None and not done[r.write.requires].ok:
                 r = _blocked_by_requirement(r, done[r.write.requires])
             done[r.write.path] = self.gate.write(r) if r.ok else r
@@ -190,6 +201,7 @@ class Wiki:
         text = body(results) if callable(body) else body  # may say what was written
         message = self._message(subject, text, results, trailers, self.machine)
         if written:
+            progress("committing to git", len(written), None)
             write_index(self.memory_dir, fresh=[r.write.path for r in written])
             paths = [r.write.path for r in written] + ["index.md"]
             commit = self.store.commit(paths, message)
@@ -199,6 +211,8 @@ class Wiki:
         for r in written:
             warnings += self.gate.run_post(r, commit)
         self._record_pins(written)
+        if written:
+            progress("updating the search index", len(written), None)
         self._after_commit([r.write.path for r in written])
         return BatchResult(tuple(results), commit, message, tuple(warnings))
 
@@ -289,8 +303,10 @@ class Wiki:
         the gate as it stands: a secret is redacted (or the change refused), a pre_write
         command may block or rewrite it, an invalid note is refused. Refused changes stay on
         disk, uncommitted, and are reported. A `conflict: true` left on a note whose markers
-        the person removed is removed with them."""
+        the person removed is removed with them, and `updated:` says when the file was changed
+        (`wikimem.wiki.editstamp`)."""
         from wikimem.sync.merge import without_stale_flag
+        from wikimem.wiki.editstamp import stamp_hand_edit
 
         with file_lock(self.home.state("memory.lock")):
             self.recover()  # a dream's half-written files are rolled back, never committed
@@ -299,8 +315,13 @@ class Wiki:
             for rel in paths:
                 text = read_current(self.memory_dir, rel)
                 operation = "delete" if text is None else ("update" if rel in tracked else "create")
-                # a conflict whose markers the person removed: its flag goes with them
-                proposed = without_stale_flag(rel, text) if text is not None else None
+                # a conflict whose markers the person removed: its flag goes with them; the edit
+                # carries the time it was made, not this commit's (sync conflicts go by it)
+                proposed = None
+                if text is not None:
+                    committed = self.store.file_at(rel) if rel in tracked else None
+                    stamped = stamp_hand_edit(self.memory_dir, rel, text, committed)
+                    proposed = without_stale_flag(rel, stamped)
                 write = MemoryWrite(rel, operation, proposed, source, (), content_hash(text))
                 result = self.gate.check(write, applied=True)
                 if result.ok and text is not None and result.content != text:

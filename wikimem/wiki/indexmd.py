@@ -23,6 +23,7 @@ from wikimem.wiki import notemeta, plainfile
 from wikimem.wiki.links import wikilink
 from wikimem.wiki.notemeta import TOP_FOLDERS
 from wikimem.wiki.notes import first_sentence
+from wikimem.wiki.redacted import redacted_away
 
 HEADER = """\
 # Memory index
@@ -45,7 +46,8 @@ def _entry(rel: str, text: str) -> str:
     # secret even when the note holds one.
     meta, body = notemeta.read_meta(redact(text[:ENTRY_READ_CHARS])[0])
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
-    summary = first_sentence(as_shown(body, notice=False))  # never a conflict marker
+    shown = as_shown(body, notice=False)  # never a conflict marker
+    summary = first_sentence("\n".join(ln for ln in shown.split("\n") if not redacted_away(ln)))
     line = f"- {wikilink(rel, title)}"
     return f"{line} — {summary}" if summary else line
 

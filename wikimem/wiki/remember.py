@@ -360,28 +360,6 @@ def check_editable(wiki: Wiki, path: str) -> None:
         raise WikimemError(problem)
 
 
-_UPDATED_LINE = re.compile(r"^updated:[^\n]*$", re.MULTILINE)
-
-
-def stamp_updated(original: str | None, edited: str, stamp: str) -> str:
-    """`edited` with `updated:` set to `stamp`, unless the person changed it themselves. Only that
-    one line of the front matter is touched, so the rest stays exactly as they wrote it."""
-    from wikimem.wiki.notemeta import split
-
-    block, _ = split(edited)
-    if block is None:
-        return edited
-    old_block = split(original)[0] if original is not None else None
-    mine = _UPDATED_LINE.search(block)
-    theirs = _UPDATED_LINE.search(old_block) if old_block is not None else None
-    if mine and (theirs is None or mine.group(0) != theirs.group(0)) and original is not None:
-        return edited  # the person set it
-    line = f"updated: {stamp}"
-    new_block = _UPDATED_LINE.sub(line, block, count=1) if mine else block + line + "\n"
-    start = edited.find("\n") + 1  # the block follows the opening `---` line
-    return edited[:start] + new_block + edited[start + len(block) :]
-
-
 def edit_note(wiki: Wiki, path: str, new_text: str, base_hash: str) -> BatchResult:
     """Write an edited note if it is valid and the file still matches `base_hash`."""
     operation = "update" if base_hash else "create"
