@@ -142,7 +142,7 @@ USER_FILES = [
 def test_export_into_a_user_level_file_gives_only_the_persons_rules(repo: Path, rel: str) -> None:
     path = Path.home() / rel
     path.parent.mkdir(parents=True, exist_ok=True)
-    original = "Always answer in English.\r\nNo emojis.".encode()  # CRLF, no final newline
+    original = b"Always answer in English.\r\nNo emojis."  # CRLF, no final newline
     path.write_bytes(original)
     proc = wikimem("export", "--to", str(path), cwd=repo)  # even from inside a repository
     assert proc.returncode == 0, proc.stderr
