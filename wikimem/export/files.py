@@ -27,6 +27,7 @@ from wikimem.export.registry import Entry
 from wikimem.export.targets import Target, TargetError, target
 from wikimem.fsutil import atomic_write_bytes
 from wikimem.home import Home
+from wikimem.setup.changeset import Changes
 
 # A Cursor rule wikimem creates: given in every chat of the project.
 MDC_HEAD = (
@@ -238,6 +239,59 @@ def remove(home: Home, paths: list[str], owner: str = "export") -> list[Outcome]
             entries.pop(real, None)
             out.append(Outcome(path, scope, "", "removed", "file deleted" if gone else ""))
     return out
+
+
+# -- inside a change set: `wikimem install` of a harness given memory only through a file --------
+
+
+def _planned_registry(changes: Changes, home: Home) -> dict[str, Entry]:
+    return registry.parse_text(changes.read(home.state(registry.NAME)))
+
+
+def _plan_registry(changes: Changes, home: Home, entries: dict[str, Entry]) -> None:
+    text = registry.dump(entries)
+    changes.put(home.state(registry.NAME), text, mode=0o600, backup=False, empty=not entries)
+
+
+def plan_export(changes: Changes, home: Home, path: str, scope: str, owner: str) -> Outcome:
+    """`export` of one file planned into `changes` (written, all or nothing, with the rest of
+    the change set); the folders and file it creates are the change set's to record."""
+    where = target(path, scope)
+    entries = _planned_registry(changes, home)
+    current = changes.read_bytes(where.real)
+    new, made = _plan(home, where, load_config(home), current, entries.get(where.real))
+    changes.put_bytes(where.real, new)
+    entries[where.real] = replace(made, dirs=()).with_owner(owner)
+    _plan_registry(changes, home, entries)
+    state = "unchanged" if new == current else "written"
+    return Outcome(where.path, where.scope, where.project, state)
+
+
+def plan_remove(changes: Changes, home: Home, path: str, owner: str) -> Outcome | None:
+    """`remove` of `owner`'s consent for one file, planned into `changes`; None when `owner`
+    never enabled it."""
+    try:
+        real = target(path).real
+    except TargetError:
+        return None
+    entries = _planned_registry(changes, home)
+    entry = entries.get(real)
+    if entry is None or owner not in entry.owners:
+        return None
+    if len(entry.owners) > 1:
+        others = tuple(o for o in entry.owners if o != owner)
+        entries[real] = replace(entry, owners=others)
+        _plan_registry(changes, home, entries)
+        return Outcome(entry.path, entry.scope, "", "kept", f"also enabled by {', '.join(others)}")
+    current = changes.read_bytes(real)
+    del entries[real]
+    _plan_registry(changes, home, entries)
+    if current is None:
+        return Outcome(entry.path, entry.scope, "", "removed", "the file was gone already")
+    after = block.take_out(current, entry.lead.encode())
+    gone = entry.created and after in (b"", entry.head.encode())
+    changes.put_bytes(real, None if gone else after)
+    return Outcome(entry.path, entry.scope, "", "removed", "file deleted" if gone else "")
 
 
 def refresh_after_dream(home: Home) -> list[str]:

@@ -65,12 +65,19 @@ def _parse(data: object) -> dict[str, Entry]:
 def load(home: Home) -> dict[str, Entry]:
     try:
         with open(home.state(NAME), encoding="utf-8") as fh:
-            return _parse(json.load(fh))
-    except (OSError, ValueError):
+            return parse_text(fh.read())
+    except OSError:
         return {}
 
 
-def _dump(entries: dict[str, Entry]) -> str:
+def parse_text(text: str) -> dict[str, Entry]:
+    try:
+        return _parse(json.loads(text)) if text.strip() else {}
+    except ValueError:
+        return {}
+
+
+def dump(entries: dict[str, Entry]) -> str:
     files: dict[str, Any] = {}
     for real, entry in sorted(entries.items()):
         raw = asdict(entry)
@@ -86,8 +93,8 @@ def update(home: Home) -> Iterator[dict[str, Entry]]:
     os.makedirs(home.state_dir, mode=0o700, exist_ok=True)
     with file_lock(home.state("exports.lock"), what="the export record (another export runs)"):
         entries = load(home)
-        before = _dump(entries)
+        before = dump(entries)
         yield entries
-        after = _dump(entries)
+        after = dump(entries)
         if after != before:
             atomic_write(home.state(NAME), after, 0o600)
