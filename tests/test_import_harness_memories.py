@@ -281,3 +281,30 @@ def test_watch_imports_a_saved_memory_as_it_is_saved(home: Path) -> None:
     finally:
         watcher.stop()
         thread.join(15)
+
+
+def test_memories_imported_from_gemini_md_are_not_exported_back_into_it(home: Path) -> None:
+    """The loop Gemini's file would make: its saved memories imported, then the wiki exported
+    into the same file. The file says them once, in its own section."""
+    path = gemini_file()
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        GEMINI_MD.replace(
+            "<!-- wikimem:export -->\n<!-- Managed by wikimem -->\n"
+            "- wikimem's own block, never imported\n"
+            "<!-- /wikimem:export -->\n\n",
+            "",
+        )
+    )
+    cli("import", "gemini-memories")
+    (home / "memory" / "profile" / "style.md").write_text(
+        "---\ntitle: style\nkind: profile\n---\n- I like short answers. (claude 2026-12-01)\n"
+    )
+    assert CliRunner().invoke(app, ["export", "--to", str(path)]).exit_code == 0
+    text = path.read_text()
+    assert text.count("My preferred package manager is pnpm") == 1
+    assert "I like short answers" in text
+    assert cli("import", "gemini-memories")[1]["unchanged"] == 1  # and no loop the other way
+    qwen = Path(os.environ["HOME"]) / ".qwen" / "QWEN.md"
+    assert CliRunner().invoke(app, ["export", "--to", str(qwen)]).exit_code == 0
+    assert "My preferred package manager is pnpm" in qwen.read_text()  # another file: given
