@@ -2,8 +2,10 @@
 
 The source: the `## Qwen Added Memories` section Qwen Code's `save_memory` keeps in
 `~/.qwen/QWEN.md` (`QWEN_HOME` moves it), read as `added_memories` says; it becomes
-`profile/qwen-memories.md`. A project's `QWEN.md` that holds such a section can be named with
-`--dir`; its section becomes that project's note.
+`profile/qwen-memories.md`. `save_memory` with scope "project" writes the same section into the
+project's `QWEN.md`: name it with `--dir`, and its section becomes that project's note. The
+managed memory newer Qwen Code builds keep of their own (`~/.qwen/memories/`, a design unlike
+this section) is not imported.
 """
 
 from __future__ import annotations
