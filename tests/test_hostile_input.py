@@ -162,7 +162,11 @@ def test_mutated_events_of_every_client(client: str, examples: int, quiet_home: 
 def _fresh_time(payload: dict[str, Any], n: int) -> dict[str, Any]:
     """Gemini CLI and Copilot CLI deliver one event to each of their wirings with one timestamp,
     and wikimem keeps the first: each example is a new event, so it gets a time of its own (in
-    the fixture's form: ISO text, or Copilot's epoch milliseconds)."""
+    the fixture's form: ISO text, or Copilot's epoch milliseconds). Antigravity's payloads carry
+    no time: a new event is a new step (`stepIdx`)."""
+    step = payload.get("stepIdx")
+    if isinstance(step, int) and not isinstance(step, bool) and "conversationId" in payload:
+        return {**payload, "stepIdx": 1000 + n}
     stamp = payload.get("timestamp")
     if isinstance(stamp, str) and stamp.startswith("2026-") and len(stamp) < 40:
         return {**payload, "timestamp": f"2026-11-29T18:04:11.{n:09d}Z"}
@@ -172,6 +176,8 @@ def _fresh_time(payload: dict[str, Any], n: int) -> dict[str, Any]:
 
 
 def _noise(client: str, payload: dict[str, Any]) -> bool:
+    if client == "antigravity" and payload.get("hook_event_name") == "PreInvocation":
+        return True  # one per model call: only a conversation's first is recorded
     try:
         return hook._adapter(client).normalise(payload, {}) is None
     except (HookInputError, RecursionError):

@@ -63,6 +63,10 @@ DEFAULT_CONFIG_TEXT = """\
 # max_prompt_bytes = 16384
 # retention_days = 90
 
+[export]                  # `wikimem export`: {docs}/export.md
+# max_chars = 4000        # size of one managed block, its wrapper included
+# project_notes = ["conventions", "commands"]  # a project's notes a repository file is given
+
 [gate]
 # secrets = "redact"      # or "block": refuse a note that contains a secret
 # max_note_bytes = 20000
@@ -107,6 +111,12 @@ class InjectConfig:
     session_start_chars: int
     prompt_chars: int
     min_score: float
+
+
+@dataclass(frozen=True)
+class ExportConfig:
+    max_chars: int
+    project_notes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -177,6 +187,7 @@ class Config:
     gate: GateConfig
     git: GitConfig
     sync: SyncConfig
+    export: ExportConfig
 
     @property
     def sync_remote(self) -> str:
@@ -226,7 +237,19 @@ def from_raw(raw: dict[str, Any]) -> Config:
         ),
         git=GitConfig(**raw["git"]),
         sync=_sync(raw["sync"]),
+        export=_export(raw.get("export", {})),
     )
+
+
+def _export(raw: dict[str, Any]) -> ExportConfig:
+    # over the defaults: a config cache written by an older wikimem lacks the table
+    table = {**DEFAULTS["export"], **raw}
+    notes = table["project_notes"]
+    if not all(isinstance(n, str) and n and "/" not in n for n in notes):
+        raise ConfigError('export.project_notes must be a list of note names, like "conventions"')
+    if table["max_chars"] < 200:
+        raise ConfigError("export.max_chars must be at least 200")
+    return ExportConfig(max_chars=table["max_chars"], project_notes=tuple(notes))
 
 
 def _sync(raw: dict[str, Any]) -> SyncConfig:

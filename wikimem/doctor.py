@@ -56,6 +56,8 @@ PROBE_PAYLOADS = {
         "hook_event_name": "Notification",
         "message": "doctor",
     },
+    # the installed command names the event (--event)
+    "antigravity": {"conversationId": "wikimem-doctor", "terminationReason": "NO_TOOL_CALL"},
 }
 
 
@@ -516,6 +518,52 @@ def _opencode_checks(found: list[Installed]) -> list[Check]:
     return out
 
 
+def _antigravity_checks(home: Home, found: list[Installed]) -> list[Check]:
+    """Antigravity is given memory only through the GEMINI.md it reads: is the block there and
+    current? And its support is built from documentation, which is said once."""
+    wired = [i for i in found if i.client == "antigravity"]
+    if not wired:
+        return []
+    from wikimem.export.files import check
+    from wikimem.setup.wiring import antigravity_context_file
+
+    out = [
+        Check(
+            "antigravity",
+            "info",
+            "Antigravity CLI support is built from its documentation, not yet proven with a real "
+            "agy (see harness-antigravity.md)",
+        )
+    ]
+    for item in wired:
+        project = os.path.dirname(os.path.dirname(item.path)) if item.scope == "project" else None
+        path = antigravity_context_file(item.scope, project)
+        try:
+            [state] = check(home, [path], item.scope)
+        except Exception as exc:
+            out.append(Check(f"antigravity ({item.scope})", "warn", f"{path}: {exc}"))
+            continue
+        if state.state == "current":
+            out.append(
+                Check(
+                    f"antigravity ({item.scope})",
+                    "ok",
+                    f"{path} holds wikimem's block, up to date: what Antigravity is given",
+                )
+            )
+        else:
+            out.append(
+                Check(
+                    f"antigravity ({item.scope})",
+                    "warn",
+                    f"{path}: wikimem's block is missing or stale ({state.detail or 'stale'}): "
+                    "Antigravity's hooks record sessions but give none memory",
+                    f"run `wikimem export --to {path}`",
+                )
+            )
+    return out
+
+
 def _command_home(command: str) -> str:
     """The home an installed hook command writes to (`--home`, else the default)."""
     argv = shlex.split(command)
@@ -607,7 +655,8 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
                 "hooks",
                 "warn",
                 "wikimem is not wired into any harness",
-                "run `wikimem install claude` (or codex, cursor, gemini, copilot, opencode, qwen)",
+                "run `wikimem install claude` (or codex, cursor, gemini, copilot, opencode, qwen, "
+                "antigravity)",
             )
         )
     for item in found:
@@ -624,6 +673,7 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
             )
     checks += _codex_checks(project_dir) + _disabled_hooks_checks(project_dir)
     checks += _copilot_checks(found) + _opencode_checks(found)
+    checks += _antigravity_checks(home, found)
     from wikimem.setup.geminicheck import gemini_checks
 
     gemini = gemini_checks(project_dir, wired=any(i.client == "gemini" for i in found))

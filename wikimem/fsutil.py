@@ -38,3 +38,33 @@ def atomic_write(path: str, text: str, mode: int | None = None) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write_bytes(path: str, data: bytes, mode: int | None = None) -> None:
+    """`atomic_write` for bytes written as they are (a file whose line endings or encoding are
+    someone else's)."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if mode is None:
+        try:
+            st = os.lstat(path)
+            mode = None if stat.S_ISLNK(st.st_mode) else st.st_mode & 0o7777
+        except FileNotFoundError:
+            pass
+    if mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=".wikimem-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -43,6 +43,7 @@ DEFAULTS: dict[str, dict[str, Any]] = {
         "timeout_seconds": 300,
     },
     "events": {"max_output_bytes": 4096, "max_prompt_bytes": 16384, "retention_days": 90},
+    "export": {"max_chars": 4000, "project_notes": ["conventions", "commands"]},
     "gate": {
         "secrets": "redact",
         "max_note_bytes": 20000,

@@ -3,8 +3,8 @@ a client's own fixture folder (`tests/fixtures/<client>/*.json`, as Gemini CLI's
 folder of real payloads (`tests/fixtures/observed/<client>/*.json`), environment files aside. A
 registered client without any is a gap the suites report.
 
-GitHub Copilot CLI's camelCase payloads carry no event name (the installed command passes it as
-`--event`): their files are named `<event>[.<case>].json`, and `payloads` puts that event into
+GitHub Copilot CLI's and Antigravity CLI's camelCase payloads carry no event name (the installed
+command passes it as `--event`): their files are named `<event>[.<case>].json`, and `payloads` puts that event into
 `hook_event_name`, as the hook entry does."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
-NAMED_BY_COMMAND = ("copilot",)
+NAMED_BY_COMMAND = ("copilot", "antigravity")
 
 
 def payload_files(client: str) -> list[Path]:

@@ -32,11 +32,13 @@ _state: dict[str, Any] = {}
 
 
 def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
-    """(realclient_claude, realclient_codex, why they cannot be used)."""
+    """(realclient_claude, realclient_codex, why they cannot be used). `_state["missing"]` says,
+    per client, what of it is missing (for a test that needs only some: `e2e(clients=...)`)."""
     if "modules" in _state:
         return _state["modules"]  # type: ignore[no-any-return]
     reason = None
     claude = codex = None
+    _state["missing"] = {}
     if not (REALCLIENTS / "realclient_claude.py").exists():
         reason = f"end-to-end test: {NEEDS_KIT}"
     else:
@@ -53,18 +55,20 @@ def _load() -> tuple[ModuleType | None, ModuleType | None, str | None]:
         _state["copilot"] = realclient_copilot
         _state["opencode"] = realclient_opencode
         _state["qwen"] = realclient_qwen
-        bins = (
-            claude.CLAUDE_BIN,
-            codex.CODEX_BIN,
-            realclient_gemini.GEMINI_BIN,
-            realclient_copilot.COPILOT_BIN,
-            realclient_opencode.OPENCODE_BIN,
-        )
-        missing = [b for b in bins if not os.access(b, os.X_OK)]
+        bins = {
+            "claude": claude.CLAUDE_BIN,
+            "codex": codex.CODEX_BIN,
+            "gemini": realclient_gemini.GEMINI_BIN,
+            "copilot": realclient_copilot.COPILOT_BIN,
+            "opencode": realclient_opencode.OPENCODE_BIN,
+        }
+        per_client = {c: b for c, b in bins.items() if not os.access(b, os.X_OK)}
         if not os.path.exists(realclient_qwen.QWEN_CLI_JS):
-            missing.append(realclient_qwen.QWEN_CLI_JS)
+            per_client["qwen"] = realclient_qwen.QWEN_CLI_JS
         elif not shutil.which(realclient_qwen.NODE):
-            missing.append(f"node ({realclient_qwen.NODE}), which Qwen Code runs on")
+            per_client["qwen"] = f"node ({realclient_qwen.NODE}), which Qwen Code runs on"
+        _state["missing"] = per_client
+        missing = list(per_client.values())
         if missing:
             reason = (
                 f"end-to-end test: the real clients are not installed ({missing[0]}); the "
@@ -81,12 +85,20 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _, _, reason = _load()
     if reason is None:
         return
-    if os.environ.get("WIKIMEM_REQUIRE_E2E"):
-        for item in e2e:
+    for item in e2e:
+        marker = item.get_closest_marker("e2e")
+        needs = marker.kwargs.get("clients") if marker is not None else None
+        if needs and (REALCLIENTS / "realclient_claude.py").exists():
+            absent = [_state["missing"][c] for c in needs if c in _state["missing"]]
+            if not absent:
+                continue  # the clients this test runs are there
+            why = f"real client not installed ({absent[0]}); run ../shared/realclients/install.sh"
+        else:
+            why = reason
+        if os.environ.get("WIKIMEM_REQUIRE_E2E"):
             item.add_marker(pytest.mark.usefixtures("_e2e_required_but_missing"))
-    else:
-        for item in e2e:
-            item.add_marker(pytest.mark.skip(reason=reason))
+        else:
+            item.add_marker(pytest.mark.skip(reason=why))
 
 
 @pytest.fixture

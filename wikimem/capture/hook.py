@@ -59,6 +59,7 @@ SALVAGE_IDS = (
     "session_id",
     "sessionId",
     "conversation_id",
+    "conversationId",
     "cwd",
     "tool_name",
     "toolName",
@@ -248,6 +249,10 @@ def _adapter(client: str) -> ModuleType:
         from wikimem.harness import qwen
 
         return qwen
+    if client == "antigravity":
+        from wikimem.harness import antigravity
+
+        return antigravity
     from wikimem.harness import cursor
 
     return cursor
@@ -435,7 +440,9 @@ def handle(
     except Exception as exc:
         log_error(home, client, exc)
         return fail_open_answer(client, native or sniff_event(raw[0], raw[1]))
-    context = _optional_work(home, client, record, settings, deadline)
+    context = _optional_work(
+        home, client, record, settings, deadline, getattr(adapter, "CAN_INJECT", True)
+    )
     rendered: str | None = adapter.render(fields["native_event"], fields["event"], context)
     return rendered
 
@@ -459,15 +466,22 @@ def _normalise(
 
 
 def _optional_work(
-    home: Home, client: str, record: dict[str, Any], settings: dict[str, Any], deadline: float
+    home: Home,
+    client: str,
+    record: dict[str, Any],
+    settings: dict[str, Any],
+    deadline: float,
+    can_inject: bool = True,
 ) -> str | None:
     """Injection or the auto-dream check, only while the deadline has not passed; None when
-    there is nothing to inject or no time to do it."""
+    there is nothing to inject or no time to do it (or the client cannot be given any)."""
     event = record["event"]
     gemini_compacted = event == "PreCompact" and client == "gemini"
     if event not in ("SessionStart", "UserPromptSubmit", "Stop", "SessionEnd") and not (
         gemini_compacted
     ):
+        return None
+    if event in ("SessionStart", "UserPromptSubmit") and not can_inject:
         return None
     left = deadline - time.monotonic()
     what = "auto-dream check" if event in ("Stop", "SessionEnd") else "injection"

@@ -38,7 +38,18 @@ def _main(
 
 
 def _register() -> None:
-    from wikimem.cli import demo, dream, evaluate, importers, mcp, recall, setup, watch, wiki
+    from wikimem.cli import (
+        demo,
+        dream,
+        evaluate,
+        export,
+        importers,
+        mcp,
+        recall,
+        setup,
+        watch,
+        wiki,
+    )
     from wikimem.cli import sync as sync_cli
 
     setup.register(app)
@@ -49,6 +60,7 @@ def _register() -> None:
     demo.register(app)
     mcp.register(app)
     importers.register(app)
+    export.register(app)
     watch.register(app)
     sync_cli.register(app)
     evaluate.register(app)

@@ -112,5 +112,63 @@ def codex_cmd(
     _run(home, codex_memories.NAME, lambda: codex_memories.scan(dir), json_out)
 
 
+@import_app.command("gemini-memories")
+@handle_errors
+def gemini_cmd(
+    dir: Annotated[
+        str | None,
+        typer.Option(
+            "--dir",
+            help="A GEMINI.md (or a folder holding one) to read instead of ~/.gemini/GEMINI.md.",
+        ),
+    ] = None,
+    home: str | None = HomeOption,
+    json_out: bool = JsonOption,
+) -> None:
+    """Gemini CLI's saved memories: the `## Gemini Added Memories` section of ~/.gemini/GEMINI.md."""
+    from wikimem.importers import gemini_memories
+
+    initialised_home(home)
+    _run(home, gemini_memories.NAME, gemini_memories.scan(dir), json_out)
+
+
+@import_app.command("qwen-memories")
+@handle_errors
+def qwen_cmd(
+    dir: Annotated[
+        str | None,
+        typer.Option(
+            "--dir", help="A QWEN.md (or a folder holding one) to read instead of ~/.qwen/QWEN.md."
+        ),
+    ] = None,
+    home: str | None = HomeOption,
+    json_out: bool = JsonOption,
+) -> None:
+    """Qwen Code's saved memories: the `## Qwen Added Memories` section of ~/.qwen/QWEN.md."""
+    from wikimem.importers import qwen_memories
+
+    initialised_home(home)
+    _run(home, qwen_memories.NAME, qwen_memories.scan(dir), json_out)
+
+
+@import_app.command("cursor-rules")
+@handle_errors
+def cursor_cmd(
+    project_dir: Annotated[
+        str | None,
+        typer.Option(
+            "--project-dir", help="The project whose .cursor/rules/ to read (default: cwd)."
+        ),
+    ] = None,
+    home: str | None = HomeOption,
+    json_out: bool = JsonOption,
+) -> None:
+    """Cursor's rules: a project's .cursor/rules/*.mdc (and .cursorrules), and ~/.cursor/rules/."""
+    from wikimem.importers import cursor_rules
+
+    initialised_home(home)
+    _run(home, cursor_rules.NAME, cursor_rules.scan(project_dir), json_out)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(import_app)

@@ -222,19 +222,46 @@ def register(app: typer.Typer) -> None:
     @app.command("uninstall")
     @handle_errors
     def uninstall_cmd(
-        client: ClientArg,
+        client: Annotated[
+            str,
+            typer.Argument(
+                help=f"{', '.join(CLIENTS)}, or export (the managed blocks of `wikimem export`)",
+                metavar="CLIENT",
+                autocompletion=lambda incomplete: [
+                    c for c in (*CLIENTS, "export") if c.startswith(incomplete)
+                ],
+            ),
+        ],
         scope: ScopeOption = "user",
         project_dir: ProjectDirOption = None,
         dry_run: DryRunOption = False,
         mcp: McpOption = False,
+        to: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--to",
+                metavar="FILE",
+                help="With export: the files to take the block out of (default: every file "
+                "`wikimem export --to` enabled).",
+            ),
+        ] = None,
         home: str | None = HomeOption,
         json_out: bool = JsonOption,
     ) -> None:
-        """Remove exactly wikimem's hooks from a harness config."""
+        """Remove exactly wikimem's hooks from a harness config (or, with `export`, wikimem's
+        blocks from instruction files, giving each file its own bytes back)."""
         from wikimem.setup.changeset import Changes
         from wikimem.setup.install import plan_uninstall, settle
         from wikimem.setup.mcpconfig import owner_home, plan_uninstall_mcp
 
+        if client == "export":
+            from wikimem.cli.export import show
+            from wikimem.export.files import remove
+
+            show(remove(home_of(home), to or []), json_out)
+            return
+        if to:
+            raise typer.BadParameter("is for `wikimem uninstall export`", param_hint="--to")
         _check_client(client)
         # a broken config.toml must not stop it; without --home, the home the hooks write to
         the_home = resolve_home(home) if home else owner_home(client, scope, project_dir)

@@ -6,8 +6,9 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -32,6 +33,31 @@ def register(app: typer.Typer) -> None:
                 help="Also import Claude Code's auto memory (~/.claude/projects/*/memory) as it changes.",
             ),
         ] = False,
+        gemini_memories: Annotated[
+            bool,
+            typer.Option(
+                "--gemini-memories",
+                help="Also import Gemini CLI's saved memories (~/.gemini/GEMINI.md) as they change.",
+            ),
+        ] = False,
+        qwen_memories: Annotated[
+            bool,
+            typer.Option(
+                "--qwen-memories",
+                help="Also import Qwen Code's saved memories (~/.qwen/QWEN.md) as they change.",
+            ),
+        ] = False,
+        cursor_rules: Annotated[
+            bool,
+            typer.Option(
+                "--cursor-rules",
+                help="Also import this project's Cursor rules (.cursor/rules/) as they change.",
+            ),
+        ] = False,
+        project_dir: Annotated[
+            str | None,
+            typer.Option("--project-dir", help="The project for --cursor-rules (default: cwd)."),
+        ] = None,
         debounce: Annotated[
             float,
             typer.Option(
@@ -68,7 +94,10 @@ def register(app: typer.Typer) -> None:
                 target.print(f"  {path}", markup=False, highlight=False)
 
         claude = os.path.join(config_dir(), "projects") if claude_auto_memory else None
-        watcher = Watcher(the_home, debounce=debounce, claude_dir=claude, on_report=show)
+        sources = _sources(gemini_memories, qwen_memories, cursor_rules, project_dir)
+        watcher = Watcher(
+            the_home, debounce=debounce, claude_dir=claude, sources=sources, on_report=show
+        )
         if once:
             watcher.stop()
             watcher.run()  # the first pass only
@@ -84,6 +113,7 @@ def register(app: typer.Typer) -> None:
             err_console.print(
                 f"watching {the_home.memory_dir}"
                 + (f" and {claude}" if claude else "")
+                + "".join(f" and {s.name}" for s in sources)
                 + " (Ctrl-C to stop)",
                 markup=False,
                 highlight=False,
@@ -97,3 +127,41 @@ def register(app: typer.Typer) -> None:
             sys.stdout.write(json.dumps({"kind": "stopped", "message": "stopped"}) + "\n")
         else:
             err_console.print("stopped", markup=False)
+
+
+def _sources(gemini: bool, qwen: bool, cursor: bool, project_dir: str | None) -> tuple[Any, ...]:
+    """The agents' own memories to import as they change: the folder each lives in (never a
+    whole repository: Cursor's rules folder, and the project root for `.cursorrules` alone)."""
+    from wikimem.importers import cursor_rules, gemini_memories, qwen_memories
+    from wikimem.watch.watcher import Source
+
+    def one_file(path: str) -> Callable[[str], bool]:
+        return lambda p: os.path.abspath(p) == path
+
+    out = []
+    for wanted, name, default, scan in (
+        (gemini, gemini_memories.NAME, gemini_memories.default_file(), gemini_memories.scan),
+        (qwen, qwen_memories.NAME, qwen_memories.default_file(), qwen_memories.scan),
+    ):
+        if wanted:
+            path = os.path.abspath(default)
+            out.append(Source(name, os.path.dirname(path), False, one_file(path), scan))
+    if cursor:
+        root = os.path.abspath(project_dir or os.getcwd())
+
+        def rules() -> Any:
+            return cursor_rules.scan(root)
+
+        folder = os.path.join(root, ".cursor", "rules")
+        out.append(
+            Source(
+                cursor_rules.NAME,
+                root,
+                False,
+                one_file(os.path.join(root, cursor_rules.LEGACY)),
+                rules,
+            )
+        )
+        if os.path.isdir(folder):
+            out.append(Source(cursor_rules.NAME, folder, True, lambda p: p.endswith(".mdc"), rules))
+    return tuple(out)

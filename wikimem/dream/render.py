@@ -24,6 +24,7 @@ SHELL_TOOLS = (
     "run_shell_command",  # Gemini CLI, Qwen Code
     "bash",  # GitHub Copilot CLI, OpenCode
     "powershell",  # GitHub Copilot CLI on Windows
+    "run_command",  # Antigravity CLI (its argument is `CommandLine`)
 )
 EDIT_TOOLS = (
     "Edit",
@@ -37,6 +38,9 @@ EDIT_TOOLS = (
     "edit",  # GitHub Copilot CLI, OpenCode, Qwen Code
     "create",  # GitHub Copilot CLI
     "write",  # OpenCode
+    "write_to_file",  # Antigravity CLI
+    "replace_file_content",
+    "multi_replace_file_content",
 )
 _CD_PREFIX = re.compile(r"^\s*cd\s+(?:\"[^\"]*\"|'[^']*'|\S+)\s*(?:&&|;)\s*")
 _FAILURE_HINT = re.compile(
@@ -62,7 +66,7 @@ def shell_command(record: dict[str, Any]) -> str | None:
     data = record.get("input")
     command: Any = None
     if isinstance(data, dict):
-        command = data.get("command") or data.get("cmd")
+        command = data.get("command") or data.get("cmd") or data.get("CommandLine")
         if isinstance(command, list):
             command = " ".join(str(c) for c in command)
     elif isinstance(data, str):

@@ -435,7 +435,7 @@ def run_dream(
         with file_lock(
             home.state("dream.lock"), timeout=0, what="the wiki (a dream is already running)"
         ):
-            return _run_locked(
+            result = _run_locked(
                 home,
                 config,
                 backend,
@@ -445,6 +445,12 @@ def run_dream(
                 drop_parked=drop_parked,
                 show_prompt=show_prompt,
             )
+            if result.commit and not dry_run:
+                from wikimem.export.files import refresh_after_dream
+
+                # the instruction files export is enabled in say what the notes now say
+                result.warnings.extend(refresh_after_dream(home))
+            return result
     except LockBusy:
         raise DreamBusy(
             "a dream is already running; this one exits without doing anything"

@@ -1,7 +1,7 @@
 """Harness adapters: one module per client turns its native hook payload into our record.
 
 Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`, `copilot`, `opencode`,
-`qwen`):
+`qwen`, `antigravity`):
   - `CLIENT`: the client's name in records;
   - `normalise(payload, env) -> dict | None`: the record's fields (`session`, `event`,
     `native_event`, `cwd`, and whichever of `prompt`, `tool`, `input`, `output`, `error`,
@@ -11,7 +11,9 @@ Contract of an adapter module (`claude`, `codex`, `cursor`, `gemini`, `copilot`,
   - `render(native_event, event, context) -> str | None`: what to print on stdout, in the
     client's own format, given the memory to inject (None: nothing to inject);
   - optionally `first_delivery(state_dir, payload, now) -> bool`: False for a second delivery of
-    one event (the harness runs every registration of a hook, and the user wired two).
+    one event (the harness runs every registration of a hook, and the user wired two);
+  - optionally `CAN_INJECT = False`: no hook output of the client reaches the model, so no
+    memory is looked up for it (it is given memory through a file it reads: `wikimem export`).
 
 Hook-path package: standard library only. Writing these entries into each harness's config (and
 the trust a harness asks for) is `wikimem.setup`'s, which only the command line imports.
@@ -25,7 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-CLIENTS = ("claude", "codex", "cursor", "gemini", "copilot", "opencode", "qwen")
+CLIENTS = ("claude", "codex", "cursor", "gemini", "copilot", "opencode", "qwen", "antigravity")
 
 # What identifies a hook command as ours in a harness config (install, uninstall, doctor, and
 # the Cursor double-fire check all use these).

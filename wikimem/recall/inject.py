@@ -90,6 +90,12 @@ RESUME_KEEPS_PROMPTS = ("copilot", "opencode", "qwen")
 START_RACES_PROMPT = ("copilot",)
 
 
+def wrap(parts: list[str]) -> str | None:
+    """Blocks of notes as an agent is given them: the wrapper, with the provenance legend when
+    the blocks need it; None for no blocks."""
+    return _wrap(parts, _needs_legend(parts)) if parts else None
+
+
 def _wrap(parts: list[str], legend: bool = False) -> str:
     head = NOTE + (LEGEND if legend else "")
     return OPEN + head + "\n" + "\n".join(parts).rstrip() + "\n" + CLOSE
@@ -248,13 +254,22 @@ def session_start(
 
 
 def standing(
-    home: Home, project: str, budget: int, index: Index | None = None, cwd: str | None = None
+    home: Home,
+    project: str,
+    budget: int,
+    index: Index | None = None,
+    cwd: str | None = None,
+    only: Callable[[str], bool] | None = None,
 ) -> tuple[list[str], list[str], bool]:
     """(the blocks of the standing notes that fit `budget`, the paths of those given whole,
-    whether their wrapper needs the provenance legend)."""
+    whether their wrapper needs the provenance legend). `only`: of the notes a session start
+    gives, just the paths it accepts (`wikimem export`'s share of them), read the same way."""
     parts: list[str] = []
     given: list[str] = []
-    notes = [(rel, _read(home, rel, index)) for rel in session_start_paths(home, project, index)]
+    paths = session_start_paths(home, project, index)
+    if only is not None:
+        paths = [rel for rel in paths if only(rel)]
+    notes = [(rel, _read(home, rel, index)) for rel in paths]
     legend = _needs_legend(n[1] for _, n in notes if n is not None)
     room = budget - _overhead(legend)
     own = [n[1] for rel, n in notes if n is not None and rel.startswith(f"projects/{project}/")]

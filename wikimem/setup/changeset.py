@@ -11,6 +11,10 @@ writes the home's record (`madefiles`) last. When any step fails, every step alr
 undone in reverse — files get their bytes and permission bits back, folders and backups made are
 removed — before the error is raised: the disk is as it was before the command.
 
+A file whose bytes are the person's down to the line endings (an instruction file that holds
+wikimem's managed block, `wikimem.export`) is planned as bytes (`read_bytes`, `put_bytes`): read
+and written exactly, re-checked like the others, never backed up (only the block's lines change).
+
 Backups: only of a person's file (never of one wikimem created), once per commit, as
 `<file>.wikimem-backup-<UTC time>` with the file's own permission bits. When what an uninstall
 leaves in a person's file is the same data as before wikimem's first change, the bytes of that
@@ -31,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from wikimem.fsutil import atomic_write
+from wikimem.fsutil import atomic_write, atomic_write_bytes
 from wikimem.home import Home
 from wikimem.lock import file_lock
 from wikimem.setup import geminitrust, madefiles
@@ -53,6 +57,8 @@ class Changes:
         # read like any file: a concurrent install that changed the record is seen at commit
         self.manifest = madefiles.parse(self._stat(_abs(madefiles.path_of(home)))[0] or "")
         self._plan: dict[str, str | None] = {}
+        self._seen_bytes: dict[str, bytes | None] = {}
+        self._plan_bytes: dict[str, bytes | None] = {}
         self._backup: dict[str, bool] = {}
         self._new_modes: dict[str, int] = {}
         self._trust_add: list[madefiles.TrustRule] = []
@@ -136,6 +142,32 @@ class Changes:
         self._plan[path] = REMOVE
         self._backup[path] = backup
 
+    def _disk_bytes(self, path: str) -> bytes | None:
+        if path not in self._seen_bytes:
+            try:
+                with open(path, "rb") as fh:
+                    self._seen_bytes[path] = fh.read()
+            except FileNotFoundError:
+                self._seen_bytes[path] = None
+            except OSError as exc:
+                raise InstallError(f"cannot read {path}: {exc}; nothing was changed") from None
+        return self._seen_bytes[path]
+
+    def read_bytes(self, path: str) -> bytes | None:
+        """The bytes `path` will hold as planned so far (None: no file)."""
+        path = _abs(path)
+        if path in self._plan_bytes:
+            return self._plan_bytes[path]
+        return self._disk_bytes(path)
+
+    def put_bytes(self, path: str, data: bytes | None) -> None:
+        """Plan `path` to hold exactly `data` (None: the file goes)."""
+        path = _abs(path)
+        if data == self._disk_bytes(path):
+            self._plan_bytes.pop(path, None)
+        else:
+            self._plan_bytes[path] = data
+
     def add_trust(self, rule: madefiles.TrustRule) -> None:
         self._trust_add.append(rule)
 
@@ -148,7 +180,7 @@ class Changes:
     # -- committing ------------------------------------------------------------------------------
 
     def commit(self) -> None:
-        if not self._plan and not self._trust_add and not self._trust_drop:
+        if not (self._plan or self._plan_bytes or self._trust_add or self._trust_drop):
             return
         # A home that does not exist (a hook naming a deleted one) records nothing: not made here.
         lock = (
@@ -187,6 +219,18 @@ class Changes:
             except (OSError, UnicodeDecodeError):
                 now = "\0unreadable"
             if now != text:
+                raise InstallError(
+                    f"{path} changed while wikimem was editing it; nothing was changed: try again"
+                )
+        for path, data in self._seen_bytes.items():
+            try:
+                with open(path, "rb") as fh:
+                    now_bytes: bytes | None = fh.read()
+            except FileNotFoundError:
+                now_bytes = None
+            except OSError:
+                now_bytes = b"\0unreadable"
+            if now_bytes != data:
                 raise InstallError(
                     f"{path} changed while wikimem was editing it; nothing was changed: try again"
                 )
@@ -247,6 +291,27 @@ class Changes:
                 created.add(path)
             else:
                 undo.append((path, _writer(path, old_text, old_mode)))
+        for path, data in self._plan_bytes.items():
+            old_data = self._seen_bytes.get(path)
+            old_mode = stat.S_IMODE(os.stat(path).st_mode) if old_data is not None else None
+            if data is None:
+                if old_data is None:
+                    continue
+                os.unlink(path)
+                undo.append((path, _bytes_writer(path, old_data, old_mode)))
+                removed.append(path)
+                created.discard(path)
+                continue
+            for folder in _missing_folders(path):
+                os.mkdir(folder)
+                undo.append((folder, _rmdirer(folder)))
+                created.add(folder)
+            atomic_write_bytes(_through_link(path), data)
+            if old_data is None:
+                undo.append((path, _unlinker(path)))
+                created.add(path)
+            else:
+                undo.append((path, _bytes_writer(path, old_data, old_mode)))
         for path, original in restores.items():
             backup_text, backup_mode = _read_with_mode(original)
             os.unlink(original)
@@ -361,6 +426,10 @@ def _unlinker(path: str) -> Callable[[], None]:
 
 def _writer(path: str, text: str, mode: int | None) -> Callable[[], None]:
     return lambda: atomic_write(_through_link(path), text, mode=mode)
+
+
+def _bytes_writer(path: str, data: bytes, mode: int | None) -> Callable[[], None]:
+    return lambda: atomic_write_bytes(_through_link(path), data, mode=mode)
 
 
 def _through_link(path: str) -> str:

@@ -28,10 +28,13 @@ from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, madefiles, opencodeplugin
 from wikimem.setup.changeset import Changes
 from wikimem.setup.wiring import (
+    ANTIGRAVITY_HOOK_NAME,
     FLAT,
     GEMINI_HOOK_NAME,
     WIRING,
     InstallError,
+    antigravity_context_file,
+    antigravity_handlers,
     config_path,
     handler_command,
     installed_home,
@@ -143,7 +146,45 @@ def _strip_ours(client: str, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return out, positions
 
 
+def _antigravity_ours(doc: dict[str, Any], home: Home | None) -> dict[str, Any]:
+    """Antigravity's hooks.json with wikimem's named hook (None: without it). Its hooks are
+    named at the top level; wikimem owns one name, and refuses to take it from someone else."""
+    out: dict[str, Any] = json.loads(json.dumps(doc))
+    current = out.get(ANTIGRAVITY_HOOK_NAME)
+    if current is not None:
+        handlers = [
+            h
+            for event, entries in (current.items() if isinstance(current, dict) else [])
+            if event != "enabled"
+            for h in antigravity_handlers(event, entries)
+        ]
+        if not isinstance(current, dict) or not all(
+            is_wikimem_command(h.get("command"), "antigravity") for h in handlers
+        ):
+            raise InstallError(
+                f'the hook named "{ANTIGRAVITY_HOOK_NAME}" in this hooks.json is not wikimem\'s; '
+                "nothing was changed"
+            )
+        del out[ANTIGRAVITY_HOOK_NAME]
+    if home is None:
+        return out
+    named: dict[str, Any] = {}
+    for event, matcher, timeout in WIRING["antigravity"]:
+        handler = {
+            "type": "command",
+            "command": hook_command("antigravity", home, event),
+            "timeout": timeout,
+        }
+        named[event] = (
+            [{"matcher": matcher, "hooks": [handler]}] if matcher is not None else [handler]
+        )
+    out[ANTIGRAVITY_HOOK_NAME] = named
+    return out
+
+
 def _with_ours(client: str, doc: dict[str, Any], home: Home) -> dict[str, Any]:
+    if client == "antigravity":
+        return _antigravity_ours(doc, home)
     out, positions = _strip_ours(client, doc)
     hooks = out.setdefault("hooks", {})
     command = hook_command(client, home)
@@ -265,6 +306,8 @@ def plan_install(
         messages.extend(_gemini_messages(changes, path, scope, project_dir, trust, dry_run))
     if client == "copilot":
         messages.extend(_copilot_messages(changes, scope, path, trust, dry_run))
+    if client == "antigravity":
+        messages.extend(_antigravity_block(changes, home, scope, project_dir, dry_run))
     return InstallResult(
         client,
         scope,
@@ -587,7 +630,10 @@ def plan_uninstall(
     path = config_path(client, scope, project_dir)
     before_text = changes.read(path)
     doc = parse_hooks(path, before_text)
-    after, _ = _strip_ours(client, doc)
+    if client == "antigravity":
+        after = _antigravity_ours(doc, None)
+    else:
+        after, _ = _strip_ours(client, doc)
     changed = after != doc
     removed = False
     if changed:
@@ -596,6 +642,8 @@ def plan_uninstall(
             _keep_foreign_trust(changes, path, doc, after)
             _forget_codex_trust(changes, path, doc)
     messages = _take_back_trust(changes, path, dry_run)
+    if client == "antigravity":
+        messages += _antigravity_unblock(changes, scope, project_dir, dry_run)
     after_text = "" if removed else (_dump(after) if changed else before_text)
     return InstallResult(
         client,
@@ -610,3 +658,41 @@ def plan_uninstall(
         tuple(messages),
         removed=removed,
     )
+
+
+def _antigravity_block(
+    changes: Changes, home: Home, scope: str, project_dir: str | None, dry_run: bool
+) -> list[str]:
+    """Antigravity's hooks cannot give a conversation memory: the GEMINI.md it reads gets
+    wikimem's managed block (`wikimem.export`), in the same change set as the hooks."""
+    from wikimem.errors import WikimemError
+    from wikimem.export.files import plan_export
+
+    context = antigravity_context_file(scope, project_dir)
+    try:
+        outcome = plan_export(changes, home, context, scope, "antigravity")
+    except WikimemError as exc:
+        raise InstallError(f"{exc}; nothing was changed") from None
+    would = "would keep" if dry_run else "keeps"
+    out = [
+        "Antigravity CLI support is built from its documentation and not yet proven with a real "
+        f"agy. Its hooks record sessions but cannot give one memory: wikimem {would} a managed "
+        f"block in {context}, which it reads (rewritten after each dream)."
+    ]
+    if outcome.state == "written":
+        out.append(f"{'would write' if dry_run else 'wrote'} wikimem's block into {context}")
+    return out
+
+
+def _antigravity_unblock(
+    changes: Changes, scope: str, project_dir: str | None, dry_run: bool
+) -> list[str]:
+    from wikimem.export.files import plan_remove
+
+    context = antigravity_context_file(scope, project_dir)
+    outcome = plan_remove(changes, changes.home, context, "antigravity")
+    if outcome is None:
+        return []
+    if outcome.state == "kept":
+        return [f"kept the managed block in {context}: {outcome.detail}"]
+    return [f"{'would remove' if dry_run else 'removed'} wikimem's managed block from {context}"]

@@ -77,6 +77,13 @@ def server_command(home: Home) -> list[str]:
 
 def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
     check_target(client, scope)
+    if client == "antigravity":
+        # its own mcp_config.json (Antigravity's migration guide), `mcpServers` as elsewhere
+        if scope == "project":
+            return os.path.join(project_base(client, project_dir), ".agents", "mcp_config.json")
+        return os.path.join(
+            os.path.expanduser("~"), ".gemini", "antigravity-cli", "mcp_config.json"
+        )
     if client == "opencode":
         base = (
             os.path.abspath(project_dir or os.getcwd())

@@ -109,8 +109,18 @@ WIRING: dict[str, tuple[tuple[str, str | None, int], ...]] = {
         ("PostCompact", None, 5),
         ("SessionEnd", None, 5),
     ),
+    # Antigravity CLI (from its documentation): seconds; no event name in the payload, so each
+    # command passes --event. Its first PreInvocation is the conversation's start; never
+    # PreToolUse (before every tool call) nor PostInvocation (after every model call).
+    "antigravity": (
+        ("PreInvocation", None, 10),
+        ("PostToolUse", "", 5),
+        ("Stop", None, 5),
+    ),
 }
 GEMINI_HOOK_NAME = "wikimem"  # what Gemini's /hooks panel and hooksConfig.disabled show
+ANTIGRAVITY_HOOK_NAME = "wikimem"  # the named hook wikimem owns in Antigravity's hooks.json
+ANTIGRAVITY_TOOL_EVENTS = ("PreToolUse", "PostToolUse")  # {matcher, hooks} groups; others flat
 COPILOT_HOOKS_FILE = "wikimem.json"
 FLAT = ("cursor", "copilot")  # hooks listed directly under each event, not in matcher groups
 
@@ -148,9 +158,12 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
             "gemini": ".gemini/settings.json",
             "copilot": f".github/hooks/{COPILOT_HOOKS_FILE}",
             "qwen": ".qwen/settings.json",
+            "antigravity": ".agents/hooks.json",
         }
         return os.path.join(base, sub[client])
     home = os.path.expanduser("~")
+    if client == "antigravity":
+        return antigravity_user_hooks()
     if client == "copilot":
         return os.path.join(copilottrust.copilot_home(), "hooks", COPILOT_HOOKS_FILE)
     if client == "qwen":
@@ -164,6 +177,21 @@ def config_path(client: str, scope: str, project_dir: str | None = None) -> str:
     if client == "gemini":
         return geminitrust.user_settings_path()
     return os.path.join(home, ".cursor", "hooks.json")
+
+
+def antigravity_user_hooks() -> str:
+    """Antigravity CLI's user hooks: `~/.gemini/config/hooks.json`, where Antigravity's hooks
+    documentation puts them (its migration guide names `~/.gemini/antigravity-cli/hooks.json`,
+    which builds of agy are reported not to read: docs/harness-antigravity.md)."""
+    return os.path.join(os.path.expanduser("~"), ".gemini", "config", "hooks.json")
+
+
+def antigravity_context_file(scope: str, project_dir: str | None = None) -> str:
+    """The GEMINI.md Antigravity reads for a scope, where `install antigravity` keeps wikimem's
+    managed block (Antigravity has no hook that can give a conversation memory)."""
+    if scope == "project":
+        return os.path.join(project_base("antigravity", project_dir), "GEMINI.md")
+    return os.path.join(geminitrust.gemini_dir(), "GEMINI.md")
 
 
 def qwen_dir() -> str:
@@ -315,6 +343,8 @@ def plugin_events(path: str) -> tuple[list[str], str]:
 def our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
     events: list[str] = []
     command = ""
+    if client == "antigravity":
+        return _antigravity_events(doc)
     hooks = doc.get("hooks")
     if not isinstance(hooks, dict):
         return events, command
@@ -328,4 +358,33 @@ def our_events(client: str, doc: dict[str, Any]) -> tuple[list[str], str]:
                     if event not in events:
                         events.append(event)
                     command = str(handler_command(h))
+    return events, command
+
+
+def antigravity_handlers(event: str, entries: object) -> list[dict[str, Any]]:
+    """The handlers of one event of an Antigravity named hook: tool events hold
+    `{matcher, hooks: [...]}` groups, the others handlers directly."""
+    out: list[dict[str, Any]] = []
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        if event in ANTIGRAVITY_TOOL_EVENTS or "hooks" in entry:
+            out += [h for h in entry.get("hooks") or [] if isinstance(h, dict)]
+        else:
+            out.append(entry)
+    return out
+
+
+def _antigravity_events(doc: dict[str, Any]) -> tuple[list[str], str]:
+    events: list[str] = []
+    command = ""
+    named = doc.get(ANTIGRAVITY_HOOK_NAME)
+    if not isinstance(named, dict) or named.get("enabled") is False:
+        return events, command
+    for event, entries in named.items():
+        for handler in antigravity_handlers(event, entries):
+            if is_wikimem_command(handler.get("command"), "antigravity"):
+                if event not in events:
+                    events.append(event)
+                command = str(handler.get("command"))
     return events, command

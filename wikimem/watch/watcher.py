@@ -1,12 +1,14 @@
 """The `wikimem watch` loop: file-system events in, gated commits and a fresh index out.
 
 Contract: `Watcher(home, ...).run()` blocks until `stop()` (which a signal handler may call):
-  - it watches memory/ (and, with `claude_dir`, Claude Code's projects folder) with watchdog;
+  - it watches memory/ (and, with `claude_dir`, Claude Code's projects folder, and the files of
+    each `Source`: Gemini CLI's and Qwen Code's saved memories, a project's Cursor rules) with
+    watchdog;
   - events only say *that* something changed: after `debounce` seconds without a new one, a pass
     asks git what changed (so wikimem's own writes, already committed, and Obsidian's state in
     `.obsidian/` are never mistaken for edits), commits hand edits through the gate
     (`handedits`), refreshes the search index for what changed, and imports the Claude memory
-    folders that changed;
+    folders and the sources that changed;
   - an edit the gate refuses is reported once and not retried until the file changes again;
   - a pass that fails (a busy lock, a broken repository) is reported and the loop goes on: the
     next change brings another pass;
@@ -17,6 +19,7 @@ Contract: `Watcher(home, ...).run()` blocks until `stop()` (which a signal handl
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -51,6 +54,18 @@ class Report:
         }
 
 
+@dataclass(frozen=True)
+class Source:
+    """An agent's own memory that `watch` imports as it changes: the folder to watch, whether
+    a path in it is the source's, and the importer's reading of it."""
+
+    name: str
+    folder: str
+    recursive: bool
+    matches: Callable[[str], bool]
+    scan: Callable[[], Any]  # -> mirror.Scan
+
+
 def _memory_event_matters(rel: str) -> bool:
     parts = rel.split(os.sep)
     if any(p.startswith(".") for p in parts):  # .git/, .obsidian/, our temp files, swap files
@@ -77,8 +92,11 @@ class Watcher:
         *,
         debounce: float = 2.0,
         claude_dir: str | None = None,
+        sources: tuple[Source, ...] = (),
         on_report: Callable[[Report], None] = lambda report: None,
     ) -> None:
+        self.sources = sources
+        self._sources_changed: set[str] = set()
         self.home = home
         self.debounce = debounce
         self.claude_dir = os.path.abspath(claude_dir) if claude_dir else None
@@ -108,16 +126,30 @@ class Watcher:
                 Report("error", f"{self.claude_dir} does not exist: Claude Code memory not watched")
             )
             self.claude_dir = None
+        for source in self.sources:
+            if not os.path.isdir(source.folder):
+                self.on_report(
+                    Report("error", f"{source.folder} does not exist: {source.name} not watched")
+                )
+                continue
+            observer.schedule(
+                _Handler(functools.partial(self._source_event, source)),
+                source.folder,
+                recursive=source.recursive,
+            )
         observer.start()
         try:
-            self._pass(memory=True, claude_dirs=None if self.claude_dir else set())
+            every = {s.name for s in self.sources}
+            self._pass(memory=True, claude_dirs=None if self.claude_dir else set(), sources=every)
             self.ready.set()
             while self._wait():
                 with self._cond:
                     memory, claude = self._memory_changed, set(self._claude_changed)
+                    sources = set(self._sources_changed)
                     self._memory_changed = False
                     self._claude_changed.clear()
-                self._pass(memory=memory, claude_dirs=claude)
+                    self._sources_changed.clear()
+                self._pass(memory=memory, claude_dirs=claude, sources=sources)
         finally:
             observer.stop()
             observer.join(timeout=5)
@@ -142,6 +174,10 @@ class Watcher:
             return
         self._changed(lambda: self._claude_changed.add(memory_dir))
 
+    def _source_event(self, source: Source, path: str) -> None:
+        if source.matches(path):
+            self._changed(lambda: self._sources_changed.add(source.name))
+
     def _changed(self, mark: Callable[[], None]) -> None:
         with self._cond:
             mark()
@@ -152,7 +188,7 @@ class Watcher:
         """Wait for changes followed by `debounce` seconds of quiet; False once stopping."""
         with self._cond:
             while not self._stopping:
-                if not (self._memory_changed or self._claude_changed):
+                if not (self._memory_changed or self._claude_changed or self._sources_changed):
                     self._cond.wait()
                     continue
                 quiet_for = time.monotonic() - self._last_event
@@ -163,8 +199,11 @@ class Watcher:
 
     # -- a pass ----------------------------------------------------------------------------
 
-    def _pass(self, *, memory: bool, claude_dirs: set[str] | None) -> None:
-        """Commit hand edits, refresh the index, import changed Claude memory (None: all)."""
+    def _pass(
+        self, *, memory: bool, claude_dirs: set[str] | None, sources: set[str] | None = None
+    ) -> None:
+        """Commit hand edits, refresh the index, import changed Claude memory (None: all) and
+        the changed sources."""
         from wikimem.wiki.batch import Wiki
 
         try:
@@ -173,17 +212,39 @@ class Watcher:
                 self._hand_edits(wiki)
             if claude_dirs is None or claude_dirs:
                 self._import_claude(wiki, claude_dirs)
+            done: set[str] = set()
+            for source in self.sources:
+                if source.name in (sources or ()) and source.name not in done:
+                    done.add(source.name)  # one source may be watched in two folders
+                    self._import_source(wiki, source)
         except LockBusy as exc:
             # a long dream holds memory/: try again after another quiet spell, not never
             self.on_report(Report("error", f"{exc}; trying again"))
-            self._changed(lambda: self._retry(memory, claude_dirs))
+            self._changed(lambda: self._retry(memory, claude_dirs, sources or set()))
         except (WikimemError, OSError) as exc:
             self.on_report(Report("error", str(exc)))
 
-    def _retry(self, memory: bool, claude_dirs: set[str] | None) -> None:
+    def _retry(self, memory: bool, claude_dirs: set[str] | None, sources: set[str]) -> None:
         self._memory_changed = self._memory_changed or memory
         if claude_dirs:
             self._claude_changed.update(claude_dirs)
+        self._sources_changed.update(sources)
+
+    def _import_source(self, wiki: Any, source: Source) -> None:
+        from wikimem.importers.mirror import apply
+
+        result = apply(wiki, source.name, source.scan())
+        data = result.as_dict()
+        if result.commit or data["blocked"] or data["skipped"]:
+            self.on_report(
+                Report(
+                    "imported",
+                    f"imported {source.name}: {len(data['written'])} note(s)",
+                    tuple(w["path"] for w in data["written"]),
+                    result.commit,
+                    {k: data[k] for k in ("blocked", "skipped")},
+                )
+            )
 
     def _hand_edits(self, wiki: Any) -> None:
         edits = commit_hand_edits(wiki, self._invalid)
