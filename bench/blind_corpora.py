@@ -27,7 +27,7 @@ from _common import machine, table  # noqa: E402
 
 from tests.corpus.blind_corpora import Score, score_commands, score_prose  # noqa: E402
 from wikimem.capture.redact import redact  # noqa: E402
-from wikimem.wiki.confirmations import runs_fetched_code  # noqa: E402
+from wikimem.wiki.confirmations import needs_confirming  # noqa: E402
 
 
 def _rows(score: Score) -> list[list[str]]:
@@ -38,7 +38,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--show", action="store_true", help="list misses and false hits")
     args = ap.parse_args()
-    held, false = score_commands(runs_fetched_code)
+    held, false = score_commands(needs_confirming)
     caught, harmed = score_prose(redact)
     print(f"blind corpora ({machine()})")
     print(table(_rows(held), ["hold class", "held"]))

@@ -13,10 +13,10 @@ from tests.corpus.blind_corpora import (
     score_prose,
 )
 from wikimem.capture.redact import redact
-from wikimem.wiki.confirmations import runs_fetched_code
+from wikimem.wiki.confirmations import needs_confirming
 
-COMMANDS_HELD = 32  # of 142 (first run: 32)
-FALSE_HOLDS = 1  # of 105 (first run: 1)
+COMMANDS_HELD = 141  # of 142 (first run: 32)
+FALSE_HOLDS = 0  # of 105 (first run: 1)
 PROSE_CAUGHT = 17  # of 56 (first run: 17)
 
 
@@ -28,7 +28,7 @@ def test_the_corpora_are_what_their_readme_says() -> None:
 
 
 def test_held_commands_figures_hold() -> None:
-    held, false = score_commands(runs_fetched_code)
+    held, false = score_commands(needs_confirming)
     assert held.hit >= COMMANDS_HELD, held.misses
     assert false.hit <= FALSE_HOLDS, false.hits
 
