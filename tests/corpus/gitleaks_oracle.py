@@ -11,6 +11,10 @@ typical surroundings and scored.
 - `syntax` rules (a tool's syntax around the value) and the `generic` rule: the line as the
   rule's expression matches it.
 
+gitleaks runs a rule only on text holding one of its keywords; a token without its rule's
+keyword (a bare 40-digit hexadecimal string, which gitleaks reports only near "sourcegraph") is
+scored only in the surroundings that hold one (the name it is exported under, the JSON's `name`).
+
 A text counts as caught when redaction reports a finding and neither the token nor any 16-
 character piece of it (after its first 8: its prefix may stay) is left in the output, in the form
 the surrounding writes it.
@@ -75,10 +79,13 @@ def score(redact: Callable[[str], tuple[str, list[str]]]) -> RuleScore:
         result.total[cat] = result.total.get(cat, 0) + 1
         ok_rule = True
         if cat == "token":
+            keywords = [k.lower() for k in rule["keywords"]]
             for name, wrap in TOKEN_SURROUNDINGS.items():
+                texts = [(wrap(rule["id"], s["token"]), s["token"]) for s in rule["samples"]]
                 ok = all(
-                    caught(redact, wrap(rule["id"], s["token"]), needles(s["token"], name))
-                    for s in rule["samples"]
+                    caught(redact, text, needles(token, name))
+                    for text, token in texts
+                    if any(k in text.lower() for k in keywords)
                 )
                 row = result.by_surrounding.setdefault(name, [0, 0])
                 row[0] += ok
