@@ -232,10 +232,13 @@ def samples(rule: dict[str, Any], glob: dict[str, Any], rng: random.Random) -> l
             if not (secret.strip() and secret.isprintable()):
                 continue
             if category(rule) == "token":
-                token = m.group(0).strip(" \t\r\n;'\"`=>:(,)")
+                token = m.group(0).strip(" \t\r\n;'\"`")
                 if not token.isprintable():
                     continue
-                out.append({"token": token})
+                sample = {"token": token}
+                if secret.strip() != token and secret.strip() in token and len(secret) >= 12:
+                    sample["secret"] = secret  # what gitleaks reports of it (a URL's credentials)
+                out.append(sample)
             else:
                 out.append({"match": m.group(0).strip(), "secret": secret})
             break

@@ -16,8 +16,8 @@ keyword (a bare 40-digit hexadecimal string, which gitleaks reports only near "s
 scored only in the surroundings that hold one (the name it is exported under, the JSON's `name`).
 
 A text counts as caught when redaction reports a finding and neither the token nor any 16-
-character piece of it (after its first 8: its prefix may stay) is left in the output, in the form
-the surrounding writes it.
+character piece of it (after its first 8: its prefix may stay; or of the part gitleaks reports,
+such as a URL's credentials) is left in the output, in the form the surrounding writes it.
 """
 
 from __future__ import annotations
@@ -51,9 +51,11 @@ CONTEXT_SURROUNDINGS: dict[str, Callable[[str, str], str]] = {
 }
 
 
-def needles(secret: str, surrounding: str) -> list[str]:
+def needles(secret: str, surrounding: str, part: str = "") -> list[str]:
+    """The token whole, and its 16-character pieces after its prefix; or, for a token of which
+    gitleaks reports a part (a URL's credentials), that part's pieces from its start."""
     written = json.dumps(secret)[1:-1] if surrounding == "json" else secret
-    tail = written[8:]
+    tail = json.dumps(part)[1:-1] if part else written[8:]
     return [written, *(tail[i : i + 16] for i in range(0, len(tail) - 15, 16))]
 
 
@@ -81,10 +83,10 @@ def score(redact: Callable[[str], tuple[str, list[str]]]) -> RuleScore:
         if cat == "token":
             keywords = [k.lower() for k in rule["keywords"]]
             for name, wrap in TOKEN_SURROUNDINGS.items():
-                texts = [(wrap(rule["id"], s["token"]), s["token"]) for s in rule["samples"]]
+                texts = [(wrap(rule["id"], s["token"]), s) for s in rule["samples"]]
                 ok = all(
-                    caught(redact, text, needles(token, name))
-                    for text, token in texts
+                    caught(redact, text, needles(s["token"], name, s.get("secret", "")))
+                    for text, s in texts
                     if any(k in text.lower() for k in keywords)
                 )
                 row = result.by_surrounding.setdefault(name, [0, 0])

@@ -106,6 +106,16 @@ def _tok(prefix: str, rest: str) -> str:
 # looked for in the lower-cased text, pattern, group of the secret).
 # Specific provider formats come before the generic rules.
 _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
+    (
+        # a block with both of its lines, whatever stands between (an armour's headers, a body
+        # broken by a tool's escaping): all of it
+        "private_key",
+        ("PRIVATE KEY",),
+        (),
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN)[\s\S]){64,16384}?"
+        r"KEY(?: BLOCK)?-----",
+        0,
+    ),
     ("private_key", ("PRIVATE KEY",), (), _KEY_BLOCK, 0),
     (
         # the tail of a key whose BEGIN line was cut off before it reached us
@@ -164,9 +174,9 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ),
     (
         "aws_access_key",
-        ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"),
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA", "A3T"),
         (),
-        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA)[0-9A-Z]{16}\b"),
+        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA|3T[A-Z0-9])[0-9A-Z]{16}\b"),
         0,
     ),
     (
@@ -189,9 +199,21 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ("github_token", ("github_pat_",), (), _tok(r"github_pat_", r"[A-Za-z0-9_]{22,}"), 0),
     (
         "gitlab_token",
-        ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "gloas-"),
+        (
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glft-",
+            "glsoat-",
+            "glcbt-",
+            "glimt-",
+            "gloas-",
+            "glffct-",
+            "glagent-",
+        ),
         (),
-        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas)-[A-Za-z0-9_-]{20,}"),
+        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas|ffct|agent)-[A-Za-z0-9_.-]{20,}"),
         0,
     ),
     ("slack_token", ("xox",), (), _tok(r"xox", r"[abposre]-[A-Za-z0-9-]{10,}"), 0),
@@ -200,7 +222,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "slack_webhook",
         ("hooks.slack.com",),
         (),
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
+        r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]+",
         0,
     ),
     (
@@ -220,15 +242,21 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ("telegram_bot_token", (":AA",), (), _tok(r"\d", r"\d{7,9}:AA[A-Za-z0-9_-]{33}\b"), 0),
     (
         "stripe_key",
-        ("sk_live", "sk_test", "rk_live", "rk_test"),
+        ("sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"),
         (),
-        _tok(r"[sr]", r"k_(?:live|test)_[A-Za-z0-9]{16,}"),
+        _tok(r"[sr]", r"k_(?:live|test|prod)_[A-Za-z0-9]{10,}"),
         0,
     ),
     ("stripe_webhook_secret", ("whsec_",), (), _tok(r"whsec_", r"[A-Za-z0-9+/=]{24,}"), 0),
-    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-f]{32}\b"), 0),
+    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-fA-F]{32}\b"), 0),
     ("huggingface_token", ("hf_",), (), _tok(r"hf_", r"[A-Za-z0-9]{30,}"), 0),
-    ("sendgrid_key", ("SG.",), (), _tok(r"SG\.", r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"), 0),
+    (
+        "sendgrid_key",
+        ("SG.",),
+        (),
+        _tok(r"SG\.", r"(?:[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]{16,}|[A-Za-z0-9_=.-]{60,})"),
+        0,
+    ),
     ("mailgun_key", ("key-",), (), _tok(r"key-", r"[0-9a-f]{32}\b"), 0),
     ("mailchimp_key", ("-us",), (), _tok(r"[0-9a-f]", r"[0-9a-f]{31}-us\d{1,2}\b"), 0),
     ("npm_token", ("npm_",), (), _tok(r"npm_", r"[A-Za-z0-9]{36}\b"), 0),
@@ -284,7 +312,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "planetscale_token",
         ("pscale_",),
         (),
-        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
+        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,}"),
         0,
     ),
     ("supabase_token", ("sbp_",), (), _tok(r"sbp_", r"[a-f0-9]{40}\b"), 0),
@@ -319,15 +347,146 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         _tok(r"sq0", r"(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
         0,
     ),
-    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{60,}"), 0),
-    ("flyio_token", ("fm1_", "fm2_", "fo1_"), (), _tok(r"f", r"[mo][12]_[A-Za-z0-9+/=_-]{30,}"), 0),
+    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{22,}"), 0),
+    (
+        "flyio_token",
+        ("fm1_", "fm1a_", "fm1r_", "fm2_", "fo1_"),
+        (),
+        _tok(r"f", r"(?:o1|m1[ar]?|m2)_[A-Za-z0-9+/=_-]{30,}"),
+        0,
+    ),
     ("firebase_key", ("APA91b",), (), r"\b[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{100,}", 0),
     ("vault_token", ("hvs.", "hvb.", "hvr."), (), _tok(r"hv", r"[sbr]\.[A-Za-z0-9_-]{24,}"), 0),
     (
+        # header.payload.signature, both JSON objects in base64url ("ey…"); an escaped slash
+        # (`\/`) of a JSON string kept inside
         "jwt",
-        ("eyJ",),
+        (".ey",),
         (),
-        _tok(r"eyJ", r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+        _tok(r"ey", r"[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.[A-Za-z0-9_/\\=-]*"),
+        0,
+    ),
+    # Formats of the outside oracle (gitleaks' default rules: docs/security.md), each by its
+    # own prefix or structure.
+    (
+        "facebook_token",
+        (),
+        ("facebook",),
+        r"(?<![A-Za-z0-9_])\d{15,16}(?:\||%(?:7[Cc])?)[0-9A-Za-z_-]{27,40}(?![A-Za-z0-9_-])",
+        0,
+    ),
+    (
+        "jwt",  # a JWT in base64 ("eyJ" encoded again)
+        ("ZXlK",),
+        (),
+        _tok(r"ZXlK", r"[A-Za-z0-9+/_-]{30,}={0,2}"),
+        0,
+    ),
+    (
+        "onepassword_key",
+        ("A3-",),
+        (),
+        _tok(r"A3-", r"[A-Z0-9]{6}-[A-Z0-9-]{11,12}(?:-[A-Z0-9]{5}){3}\b"),
+        0,
+    ),
+    ("onepassword_token", ("ops_eyJ",), (), _tok(r"ops_eyJ", r"[A-Za-z0-9+/]{60,}={0,3}"), 0),
+    ("adobe_secret", ("p8e-",), (), _tok(r"p8e-", r"[A-Za-z0-9]{32}\b"), 0),
+    ("airtable_token", ("pat",), (), _tok(r"pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"), 0),
+    ("alibaba_key", ("LTAI",), (), _tok(r"LTAI", r"[A-Za-z0-9]{20}\b"), 0),
+    ("artifactory_token", ("AKCp",), (), _tok(r"AKCp", r"[A-Za-z0-9]{69}\b"), 0),
+    ("artifactory_token", ("cmVmd",), (), _tok(r"cmVmd", r"[A-Za-z0-9]{59}\b"), 0),
+    (
+        "authress_key",
+        (".acc_", ".acc-"),
+        (),
+        r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
+        r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+        0,
+    ),
+    ("aws_bedrock_key", ("ABSK",), (), _tok(r"ABSK", r"[A-Za-z0-9+/]{100,}={0,2}"), 0),
+    (
+        "azure_client_secret",
+        ("Q~",),
+        (),
+        r"(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+        0,
+    ),
+    ("clickhouse_key", ("4b1d",), (), _tok(r"4b1d", r"[A-Za-z0-9]{38}\b"), 0),
+    ("clojars_token", ("CLOJARS_", "clojars_"), (), _tok(r"(?i:clojars_)", r"[A-Za-z0-9]{60}"), 0),
+    ("cloudflare_key", ("v1.0-",), (), _tok(r"v1\.0-", r"[a-f0-9]{24}-[a-f0-9]{146}"), 0),
+    ("duffel_token", ("duffel_",), (), _tok(r"duffel_", r"(?:test|live)_[A-Za-z0-9_=-]{43}"), 0),
+    (
+        "dynatrace_token",
+        ("dt0c01.",),
+        (),
+        _tok(r"dt0c01\.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}"),
+        0,
+    ),
+    ("easypost_key", ("EZAK", "EZTK"), (), _tok(r"EZ", r"[AT]K[A-Za-z0-9]{54}\b"), 0),
+    ("facebook_token", ("EAAM", "EAAC"), (), _tok(r"EAA", r"[MC][A-Za-z0-9]{100,}"), 0),
+    (
+        "flutterwave_key",
+        ("FLWSECK_TEST", "FLWPUBK_TEST"),
+        (),
+        _tok(r"FLW", r"(?:SECK|PUBK)_TEST-[A-Ha-h0-9]{12,32}(?:-X)?"),
+        0,
+    ),
+    ("frameio_token", ("fio-u-",), (), _tok(r"fio-u-", r"[A-Za-z0-9_=-]{64}"), 0),
+    ("gitlab_token", ("GR1348941",), (), _tok(r"GR1348941", r"[A-Za-z0-9_-]{20}"), 0),
+    ("gitlab_token", ("_gitlab_session=",), (), r"_gitlab_session=([0-9a-z]{32})", 1),
+    ("grafana_token", ("eyJrIjoi",), (), _tok(r"eyJrIjoi", r"[A-Za-z0-9]{60,}={0,3}"), 0),
+    (
+        "harness_token",
+        ("pat.", "sat."),
+        (),
+        _tok(r"[ps]at\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+        0,
+    ),
+    ("heroku_key", ("HRKU-AA",), (), _tok(r"HRKU-AA", r"[A-Za-z0-9_-]{58}"), 0),
+    ("huggingface_token", ("api_org_",), (), _tok(r"api_org_", r"[A-Za-z]{34}\b"), 0),
+    ("intra42_secret", ("s-s4t2",), (), _tok(r"s-s4t2", r"(?:ud|af)-[a-fA-F0-9]{64}\b"), 0),
+    ("maxmind_key", ("_mmk",), (), r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", 0),
+    (
+        "teams_webhook",
+        ("webhook.office.com",),
+        (),
+        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s'\"<>`]+",
+        0,
+    ),
+    ("octopus_key", ("API-",), (), _tok(r"API-", r"[A-Z0-9]{26}\b"), 0),
+    ("openshift_token", ("sha256~",), (), _tok(r"sha256~", r"[A-Za-z0-9_-]{43}"), 0),
+    ("readme_token", ("rdme_",), (), _tok(r"rdme_", r"[a-z0-9]{70}\b"), 0),
+    ("rubygems_token", ("rubygems_",), (), _tok(r"rubygems_", r"[a-f0-9]{48}\b"), 0),
+    ("scalingo_token", ("tk-us-",), (), _tok(r"tk-us-", r"[A-Za-z0-9_-]{48}"), 0),
+    ("sendinblue_key", ("xkeysib-",), (), _tok(r"xkeysib-", r"[a-f0-9]{64}-[A-Za-z0-9]{16}"), 0),
+    (
+        "settlemint_token",
+        ("sm_aat_", "sm_pat_", "sm_sat_"),
+        (),
+        _tok(r"sm_", r"(?:aat|pat|sat)_[A-Za-z0-9]{16}\b"),
+        0,
+    ),
+    ("shippo_token", ("shippo_",), (), _tok(r"shippo_", r"(?:live|test)_[a-fA-F0-9]{40}\b"), 0),
+    (
+        "sidekiq_credentials",
+        ("contribsys.com",),
+        (),
+        r"\b([a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com",
+        1,
+    ),
+    (
+        "sourcegraph_token",
+        ("sgp_",),
+        (),
+        _tok(r"sgp_", r"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b"),
+        0,
+    ),
+    (
+        # a legacy Vault token: `s.` and 24 letters and digits, three of each at least
+        "vault_token",
+        ("s.",),
+        (),
+        r"(?<![A-Za-z0-9_.-])s\.(?=(?:[A-Za-z]*[0-9]){3})(?=(?:[0-9]*[A-Za-z]){3})[A-Za-z0-9]{24}\b",
         0,
     ),
     (
@@ -335,7 +494,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "url_password",
         ("://",),
         (),
-        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"]*:([^/\s@'\"]+)@",
+        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"\[\]]*:([^/\s@'\"]+)@",
         1,
     ),
     (
@@ -629,6 +788,30 @@ _CONTEXT_TRIGGERS = tuple(
 )
 
 
+# Triggers that are common inside ordinary words ("pat" in `transcript_path`, "s." in
+# `os.path`): they count only where the character `offset` places after them is one of `chars`
+# (a space standing for the end of a word), so a hook does not compile a pattern for nothing.
+_GUARDS: dict[str, tuple[int, str]] = {
+    "pat": (17, "."),  # pat + 14 characters + "." (Airtable)
+    "pat.": (26, "."),  # pat. + 22 characters + "." (Harness)
+    "sat.": (26, "."),
+    "s.": (26, " \"'`,;)]}&"),  # s. + 24 characters, then the token ends (Vault, legacy)
+}
+
+
+def _hit(words: str, t: str) -> bool:
+    guard = _GUARDS.get(t)
+    if guard is None:
+        return t in words
+    offset, chars = guard
+    j = words.find(t)
+    while j != -1:
+        if words[j + offset : j + offset + 1] in chars or j + offset == len(words):
+            return True
+        j = words.find(t, j + 1)
+    return False
+
+
 def _due(text: str) -> list[int]:
     """The rules whose literal trigger occurs in `text`, in table order."""
     due: list[int] = []
@@ -637,7 +820,7 @@ def _due(text: str) -> list[int]:
         if words:
             for i, triggers in _TOKEN_TRIGGERS:
                 for t in triggers:
-                    if t in words:
+                    if _hit(words, t):
                         due.append(i)
                         break
     lower: str | None = None
@@ -662,7 +845,7 @@ def _due(text: str) -> list[int]:
 
 def _apply(text: str, found: list[str], secrets: list[str], only_keys: bool = False) -> str:
     """One pass of every rule whose trigger occurs in `text`."""
-    for i in [0] if only_keys else _due(text):
+    for i in (0, 1) if only_keys else _due(text):
         kind, triggers, itriggers, _, group = _RULES[i]
         sub = _replacer(kind, group, found, secrets)
         anchors: list[int] | None = None
