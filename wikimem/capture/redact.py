@@ -721,6 +721,13 @@ def _named(name: str, source: str) -> re.Pattern[str]:
     return pat
 
 
+def _word_end(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and not text[i].isspace():
+        i += 1
+    return i
+
+
 def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
     """Whether `text` may hold (a NAME=value, a `name: value`, a quoted `name: "value"`) whose
     name ends in a secret word, and where: a scan with str.find, so the regexes run only where
@@ -752,7 +759,10 @@ def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
                 i += 1
                 while i < len(upper) and upper[i] in " \t":
                     i += 1
-                if i < len(upper):
+                # a value an earlier rule redacted (in part: `postgres://app:[REDACTED:…]@db`)
+                # leaves these rules nothing to match, their values stopping at a bracket: the
+                # hook then compiles none of their (costly) patterns for it
+                if i < len(upper) and "[REDACTED:" not in upper[i : _word_end(upper, i)]:
                     quoted = upper[i] in "\"'"
                     field = field or quoted
                     env = env or operator == "="
@@ -799,17 +809,17 @@ _GUARDS: dict[str, tuple[int, str]] = {
 }
 
 
-def _hit(words: str, t: str) -> bool:
-    guard = _GUARDS.get(t)
-    if guard is None:
-        return t in words
-    offset, chars = guard
+def _guarded(words: str, t: str) -> bool:
+    offset, chars = _GUARDS[t]
     j = words.find(t)
     while j != -1:
         if words[j + offset : j + offset + 1] in chars or j + offset == len(words):
             return True
         j = words.find(t, j + 1)
     return False
+
+
+_QUERY_RULE = next(i for i, rule in enumerate(_RULES) if rule[0] == "url_query_secret")
 
 
 def _due(text: str) -> list[int]:
@@ -820,7 +830,7 @@ def _due(text: str) -> list[int]:
         if words:
             for i, triggers in _TOKEN_TRIGGERS:
                 for t in triggers:
-                    if _hit(words, t):
+                    if t in words and (t not in _GUARDS or _guarded(words, t)):
                         due.append(i)
                         break
     lower: str | None = None
@@ -837,6 +847,8 @@ def _due(text: str) -> list[int]:
                 if t in lower:
                     hit = True
                     break
+        if hit and i == _QUERY_RULE and not any(c in text for c in "?&;"):
+            hit = False  # `key=` with no query string around it: the assignment rules' case
         if hit:
             due.append(i)
     due.sort()
