@@ -1056,6 +1056,9 @@ def _shaped(text: str, found: list[str], secrets: list[str]) -> str:
 # characters", "is sha256-hashed" are kept). Plain string scanning, no regex: prompts are full of
 # "pass" and "pin", and the hook must not pay for `re` on every one.
 _CUE_WORD, _CUE_PIN, _CUE_PHRASE, _CUE_PAIR = "word", "pin", "phrase", "pair"
+# A code (a door's, an alarm's, a recovery code): digits, or groups of letters and digits; a
+# bare "code" only after a link ("the code is …": "error code 4031" is not one).
+_CUE_CODE, _CUE_CODE_LINKED = "code", "code-linked"
 _PROSE_CUES: tuple[tuple[str, str], ...] = (
     ("password", _CUE_WORD),
     ("passwd", _CUE_WORD),
@@ -1071,21 +1074,44 @@ _PROSE_CUES: tuple[tuple[str, str], ...] = (
     ("contraseña", _CUE_WORD),
     ("senha", _CUE_WORD),
     ("wachtwoord", _CUE_WORD),
+    ("kennwort", _CUE_WORD),
+    ("hasło", _CUE_WORD),
+    ("haslo", _CUE_WORD),
+    ("clave", _CUE_WORD),
+    ("parola d'ordine", _CUE_WORD),
+    ("パスワード", _CUE_WORD),
+    ("wpa2", _CUE_WORD),
+    ("wpa", _CUE_WORD),
     ("passphrase", _CUE_PHRASE),
+    ("master phrase", _CUE_PHRASE),
     ("recovery phrase", _CUE_PHRASE),
     ("seed phrase", _CUE_PHRASE),
     ("mnemonic", _CUE_PHRASE),
     ("pin", _CUE_PIN),
     ("passcode", _CUE_PIN),
+    ("combination", _CUE_PIN),
+    ("combo", _CUE_PIN),
+    ("backup code", _CUE_CODE),
+    ("recovery code", _CUE_CODE),
+    ("door code", _CUE_CODE),
+    ("alarm code", _CUE_CODE),
+    ("gate code", _CUE_CODE),
+    ("access code", _CUE_CODE),
+    ("zugangscode", _CUE_CODE),
+    ("code", _CUE_CODE_LINKED),
+    ("kod", _CUE_CODE_LINKED),
     ("creds", _CUE_PAIR),
     ("credentials", _CUE_PAIR),
     ("login", _CUE_PAIR),
 )
 _PROSE_TRIGGERS = ("pass", "pw", "pin", "secret", "auth", "cred", "login", "key", "contrase",
-                   "senha", "wachtwoord", "phrase", "mnemonic", "log in", "sign in")  # fmt: skip
+                   "senha", "wachtwoord", "phrase", "mnemonic", "log in", "sign in", "code",
+                   "kod", "combo", "combination", "kennwort", "hasł", "haslo", "clave",
+                   "parola", "パスワード", "wpa")  # fmt: skip
 # Words joining what a secret is for to the secret itself.
 _LINKS = frozenset(
-    "is are was were = : -> => → — – - to as := equals ist est es é è era war".split()
+    "is are was were = : -> => → — – - to as := equals ist est es é è era war lautet jest "
+    "は が".split()
 )
 # Words that may stand between a link and the value ("was reset to …", "is now …").
 _FILLERS = frozenset("now still literally currently just actually simply reset set changed "
@@ -1138,7 +1164,7 @@ _CLAUSE_ENDS = (", ", ". ", "; ", "? ", "! ")
 _VALUE_MARKS = tuple("0123456789!#$%&*+=?@^~'\"`“‘«")
 
 
-def _technical(value: str) -> bool:
+def _technical(value: str, loose: bool = False) -> bool:
     """Whether a value of letters and digits reads as a technical term, a version or an id
     (sha256-hashed, python3.12, user_id2, v2, 256-bit, worker-2, a commit id) rather than a
     password (sunflower1987, Orchard-Falcon-81, r3d1s-lantern)."""
@@ -1163,10 +1189,10 @@ def _technical(value: str) -> bool:
         glued += 1
     # Words and numbers: one word with a number is a name (worker-2, build7, release-2026);
     # two words or more with a number is how people make passwords (ivory-lantern-fog-52).
-    return words + glued <= 1
+    return words + glued <= 1 and not loose
 
 
-def _password_like(value: str, strong: bool = False) -> bool:
+def _password_like(value: str, strong: bool = False, loose: bool = False) -> bool:
     """Whether a word reads as a password: letters with digits or symbols, not a word, a
     number, an id, a technical term, a path, an address, a reference or a placeholder. `strong`
     (no link word before it): upper case, lower case and digits, or a symbol."""
@@ -1197,7 +1223,7 @@ def _password_like(value: str, strong: bool = False) -> bool:
     letters = lower or upper
     if symbol and letters:
         return True
-    if digit and letters and not _technical(value):
+    if digit and letters and not _technical(value, loose):
         return not strong or (upper and lower)
     return False
 
@@ -1223,12 +1249,15 @@ def _value_at(
 ) -> tuple[int, int] | None:
     """The span of the secret in the word text[s:e], if it holds one for a cue of `kind`."""
     if text[s] in _QUOTES:
-        return _quoted_value(text, s, end) if kind != _CUE_PIN else None
+        return _quoted_value(text, s, end) if kind in (_CUE_WORD, _CUE_PHRASE) else None
     value = text[s:e]
     while value and value[-1] in _TRIM:
         value = value[:-1]
-    if kind == _CUE_PIN:
-        return (s, s + len(value)) if value.isdigit() and 4 <= len(value) <= 10 else None
+    if kind in (_CUE_PIN, _CUE_CODE, _CUE_CODE_LINKED):
+        lead = len(value) - len(value.lstrip("*#"))
+        if _pin_like(value[lead:]) or (kind == _CUE_CODE and _code_like(value)):
+            return s + lead, s + len(value)
+        return None
     for sep in _PAIR_SEP:  # user:password, user/password
         if value.count(sep) == 1 and "://" not in value:
             user, secret = value.split(sep)
@@ -1238,7 +1267,42 @@ def _value_at(
                 return start, start + len(secret)
     if kind == _CUE_PAIR and not after_sep:
         return None
-    return (s, s + len(value)) if _password_like(value, strong) else None
+    # after "password is" a word with a number is one (sakura-2024), not a name as elsewhere
+    loose = kind == _CUE_WORD and not strong
+    return (s, s + len(value)) if _password_like(value, strong, loose) else None
+
+
+def _pin_like(value: str) -> bool:
+    """Digits, 4 to 12, maybe in groups of up to four (`1-9-4-6`, `36-24-12`)."""
+    groups = value.replace("-", " ").split()  # not `.`: a version (18.2.0) is no PIN
+    digits = "".join(groups)
+    return (
+        bool(groups) and all(g.isdigit() and len(g) <= 4 for g in groups) and 4 <= len(digits) <= 12
+    ) or (value.isdigit() and 4 <= len(value) <= 12)
+
+
+def _code_like(value: str) -> bool:
+    """A recovery code: groups of 3 to 8 letters and digits joined by `-`, digits among them."""
+    groups = value.split("-")
+    return (
+        len(groups) >= 2
+        and all(3 <= len(g) <= 8 and g.isascii() and g.isalnum() for g in groups)
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
+
+
+def _spaced_digits(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, int] | None:
+    """ "4 4 1 9": four or more single digits, one word each."""
+    run = 0
+    for s, e in words[k:]:
+        bare = text[s:e].rstrip(_TRIM)
+        if len(bare) != 1 or not bare.isdigit():
+            break
+        run += 1
+    if run >= 4:
+        return words[k][0], words[k + run - 1][0] + 1
+    return None
 
 
 def _phrase_at(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, int] | None:
@@ -1286,10 +1350,16 @@ def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | No
     for k, (s, e) in enumerate(words):
         raw = text[s:e]
         word = lower[s:e].strip(_TRIM + "!\"'")
-        if linked or k == 0 or after_sep:
+        if linked or after_sep or (k == 0 and kind != _CUE_CODE_LINKED):
             span = _value_at(text, s, e, end, kind, not (linked or after_sep), after_sep)
             if span is None and linked and kind == _CUE_PHRASE:
                 span = _phrase_at(text, words, k)
+            if span is None and kind in (_CUE_PIN, _CUE_CODE, _CUE_CODE_LINKED):
+                span = _spaced_digits(text, words, k)
+            if span is None and linked and kind == _CUE_PAIR:
+                # "my Windows login is still …": the value itself, when it reads as one
+                value = raw.rstrip(_TRIM)
+                span = (s, s + len(value)) if _password_like(value, strong=True) else None
             if span is not None:
                 return span
         after_sep = raw in _PAIR_SEP
@@ -1357,15 +1427,159 @@ def _use_to_log_in(text: str, lower: str) -> list[tuple[int, int]]:
     return spans
 
 
+_CODE_LINKS = frozenset(("is", ":", "=", "est", "es", "to", "lautet", "jest", "é", "ist"))
+# Saying a secret without naming it: signing in *with* it, a disk that opens *with* it, typing it
+# at a prompt, a `user / secret` pair, a Wi-Fi QR code. Each verb takes the word right after its
+# preposition, when that word reads as a password (or a quoted one, or a phrase after a colon).
+_LOGIN_VERBS = ("log in", "logs in", "logged in", "log into", "logs into", "sign in", "signs in",
+                "sign into", "melde dich", "connect as")  # fmt: skip
+_OPEN_VERBS = ("unlock", "unlocks", "opens", "open", "decrypt", "decrypts")
+_PROMPT_WORDS = ("prompt", "asks", "boot", "sudo", "unlock", "log in", "sign in", "enter",
+                 "login")  # fmt: skip
+_LOCKED_THINGS = ("luks", "volume", "disk", "drive", "vault", "encrypted", "safe", "zip", "pdf",
+                  "archive", "keychain")  # fmt: skip
+
+
+def _clause_end(text: str, j: int) -> int:
+    end = text.find("\n", j)
+    end = min(len(text) if end == -1 else end, j + 160)
+    for stop in (". ", "; ", "? ", "! "):
+        at = text.find(stop, j, end)
+        if at != -1:
+            end = at + 1
+    return end
+
+
+def _word_after(text: str, lower: str, at: int, preps: tuple[str, ...], within: int) -> int:
+    """Where the word after the first of `preps` (within `within` words of `at`) starts; -1."""
+    end = _clause_end(text, at)
+    words = _prose_words(text, at, end)[: within + 1]
+    for k, (s, e) in enumerate(words[:-1]):
+        w = lower[s:e].rstrip(",:")
+        if w in preps:
+            return words[k + 1][0]
+    return -1
+
+
+def _secret_word(text: str, s: int, strong: bool = False) -> tuple[int, int] | None:
+    """The password (or quoted passphrase, or words after a colon) starting at `s`."""
+    end = _clause_end(text, s)
+    if text[s] in _QUOTES:
+        return _quoted_value(text, s, end)
+    e = s
+    while e < len(text) and not text[e].isspace():
+        e += 1
+    value = text[s:e]
+    while value and value[-1] in _TRIM:
+        value = value[:-1]
+    lead = len(value) - len(value.lstrip("*#"))  # *4417 at an intercom
+    if _pin_like(value[lead:]):
+        return s + lead, s + len(value)
+    if _password_like(value, strong) or _hyphen_phrase(value):
+        return s, s + len(value)
+    return None
+
+
+def _hyphen_phrase(value: str) -> bool:
+    """violet-anchor-moss-telescope: three or more lower-case words of 3+ letters."""
+    parts = value.split("-")
+    return len(parts) >= 3 and all(len(p) >= 3 and p.isalpha() and p.islower() for p in parts)
+
+
+def _said_without_the_word(text: str, lower: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+
+    def each(word: str) -> list[int]:
+        out, i = [], lower.find(word)
+        while i != -1:
+            if (i == 0 or not lower[i - 1].isalnum()) and not lower[
+                i + len(word) : i + len(word) + 1
+            ].isalnum():
+                out.append(i)
+            i = lower.find(word, i + 1)
+        return out
+
+    linked = " with" in lower or " using " in lower or " mit " in lower
+    logs_in = "log" in lower or "sign" in lower or "melde" in lower or "connect as" in lower
+    for verb in _LOGIN_VERBS if linked and logs_in else ():
+        for i in each(verb):
+            at = _word_after(text, lower, i + len(verb), ("using", "with", "mit"), 8)
+            span = _secret_word(text, at) if at != -1 else None
+            if span:
+                spans.append(span)
+    opens = "unlock" in lower or "open" in lower or "decrypt" in lower
+    for verb in _OPEN_VERBS if " with" in lower and opens else ():
+        for i in each(verb):
+            at = _word_after(text, lower, i + len(verb), ("with",), 6)
+            if at == -1:
+                continue
+            span = _secret_word(text, at)
+            if span is None and text[at - 2 : at - 1] == ":":  # "unlocks with: marble orbit …"
+                span = _phrase_at(text, _prose_words(text, at, _clause_end(text, at)), 0)
+            if span:
+                spans.append(span)
+    if ("type" in lower or "use" in lower) and any(w in lower for w in _PROMPT_WORDS):
+        for i in each("type"):
+            words = _prose_words(text, i + 4, _clause_end(text, i + 4))
+            span = _secret_word(text, words[0][0]) if words else None
+            if span:
+                spans.append(span)
+        for i in each("use"):
+            s = i + 4
+            if s < len(text) and text[s] in _QUOTES:
+                span = _quoted_value(text, s, _clause_end(text, s))
+                if span and _password_like(text[span[0] : span[1]], strong=True):
+                    spans.append(span)
+    if "takes" in lower and any(w in lower for w in _LOCKED_THINGS):
+        for i in each("takes"):
+            words = _prose_words(text, i + 5, _clause_end(text, i + 5))
+            if words:
+                value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+                if _password_like(value):
+                    spans.append((words[0][0], words[0][0] + len(value)))
+    for i in each("asks for"):
+        words = _prose_words(text, i + 8, _clause_end(text, i + 8))
+        if words:
+            value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+            if value.isdigit() and 4 <= len(value) <= 8:
+                spans.append((words[0][0], words[0][0] + len(value)))
+    at = text.find(" / ")
+    while at != -1:  # user / secret
+        left = text[:at].split()
+        right = text[at + 3 :].split()
+        if left and right:
+            user = left[-1].strip("(\"'")
+            value = right[0].rstrip(_TRIM)
+            named = user.replace(".", "").replace("_", "").replace("-", "").replace("@", "")
+            if named.isalnum() and not named.isdigit() and _password_like(value, strong=True):
+                s = at + 3 + text[at + 3 :].find(right[0])
+                spans.append((s, s + len(value)))
+        at = text.find(" / ", at + 1)
+    for i in each("it's"):
+        words = _prose_words(text, i + 4, _clause_end(text, i + 4))
+        if words:
+            value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+            if _password_like(value, strong=True) and any(not c.isalnum() for c in value):
+                spans.append((words[0][0], words[0][0] + len(value)))
+    at = text.find("WIFI:")
+    if at != -1:  # a Wi-Fi QR code: WIFI:T:WPA;S:name;P:secret;;
+        p = text.find(";P:", at, at + 200)
+        if p == -1:
+            p = text.find(":P:", at, at + 200)
+        if p != -1:
+            close = text.find(";", p + 3)
+            if close > p + 3:
+                spans.append((p + 3, close))
+    return spans
+
+
 def _prose(text: str, found: list[str], secrets: list[str]) -> str:
     """Passwords typed in sentences, replaced by `[REDACTED:password]`."""
     lower = text.lower()
     if len(lower) != len(text):  # a character whose lower case is longer: keep positions
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    if not any(t in lower for t in _PROSE_TRIGGERS):
-        return text
-    spans: list[tuple[int, int]] = []
-    for cue, kind in _PROSE_CUES:
+    spans = _said_without_the_word(text, lower)
+    for cue, kind in _PROSE_CUES if any(t in lower for t in _PROSE_TRIGGERS) else ():
         i = lower.find(cue)
         while i != -1:
             j = i + len(cue)
@@ -1373,9 +1587,15 @@ def _prose(text: str, found: list[str], secrets: list[str]) -> str:
             if j < len(lower) and lower[j] == "s" and kind != _CUE_PIN:
                 j += 1 if j + 1 == len(lower) or not lower[j + 1].isalnum() else 0
             after = lower[j] if j < len(lower) else " "
-            # a word of a sentence, not part of a name, a path or a URL (`?q=auth&…`)
-            if (before.isspace() or before in "\"'(*>[{") and (
-                after.isspace() or after in ":=\"',.;!?)}]"
+            # a word of a sentence, not part of a name, a path or a URL (`?q=auth&…`); a word
+            # of a language written without spaces stands where it stands
+            if kind == _CUE_CODE_LINKED and not any(
+                w in _CODE_LINKS or w.endswith(":") for w in lower[j : j + 40].split()[:3]
+            ):
+                pass  # "error code 4031 means …": no link after it, no value to look for
+            elif ord(cue[0]) >= 0x3000 or (
+                (before.isspace() or before in "\"'(*>[{")
+                and (after.isspace() or after in ":=\"',.;!?)}]")
             ):
                 span = _after_cue(text, lower, j, kind)
                 if span is None and kind != _CUE_PAIR:
