@@ -112,7 +112,7 @@ def _read(home: Home, rel: str, index: Index | None = None) -> tuple[str, str] |
     # the machine's list is read only for a note that holds a line needing confirmation at all
     confirmed = (
         confirmations.confirmed(home.state_dir)
-        if confirmations.needs_confirming(body)
+        if confirmations.may_need_confirming(body)
         else frozenset()
     )
     title = one_line(str(meta.get("title") or rel))

@@ -7,6 +7,7 @@ person confirmed it on this machine. Contract:
   - `needs_confirming(line)`: whether a line is a hazard an agent must not be given unconfirmed
     (`wikimem.wiki.hazards`: code fetched and run, a file uploaded, a force-push, text written
     to the agent as its instructions, …); `why(line)` says which, in words.
+  - `may_need_confirming(text)`: the same question's cheap first half, for a whole note.
   - `held(line, confirmed)`: whether a note line is withheld from injection and search: it
     carries `HELD_MARK` (the dream, `remember` through MCP and a model's operations mark new
     such lines so the person sees them), or it needs confirming and is not among `confirmed`.
@@ -31,6 +32,11 @@ HELD_MARK = "⚠ held until you confirm it"
 
 def needs_confirming(line: str) -> bool:
     return hazards.hazard(line) is not None
+
+
+def may_need_confirming(text: str) -> bool:
+    """A cheap test of a whole note: False when none of its lines can need confirming."""
+    return hazards.candidate(text)
 
 
 def why(line: str) -> str:

@@ -93,21 +93,67 @@ _GO_OWN = ("golang.org/", "google.golang.org/", "go.dev/")
 _INDEX_VARS = ("pip_index_url=", "pip_extra_index_url=", "pip_find_links=", "uv_index_url=",
                "uv_extra_index_url=", "uv_index=", "npm_config_registry=", "yarn_registry=",
                "bundle_mirror")  # fmt: skip
-# A line holding none of these cannot be a hazardous command (the cheap test first).
-_COMMAND_TRIGGERS = ("://", "curl", "wget", "fetch", "iwr", "irm", "invoke-", "webclient",
-                     "certutil", "bitsadmin", "mshta", "npx", "dlx", "bunx", "bun x", "uvx",
-                     "pipx", "npm exec", "npm_config", "registry", "index", "git+", "--source",
-                     "--git", "no-verify", "push", "commit", "ssl", "tls", "trusted-host",
-                     "base64", "b64", "-enc", "-e", "/dev/", "nc ", "ncat", "netcat", "socat",
-                     "scp", "rsync", "sftp", "authorized_keys", "\\x", "@", "go run",
-                     "go install", "go get", "deno", "python", "node", "ruby", "perl",
-                     "php")  # fmt: skip
-_INJECTION_TRIGGERS = ("ignor", "disregard", "forget", "overrid", "bypass", "oubli", "olvid",
-                       "vergiss", "system", "[inst", "<|", "<<sys", "</", "assistant", " ai ",
-                       "ai:", "ai,", " ai reading", "agent", "llm", "model", "you read this",
-                       "you are now", "without ask", "without tell", "silently", "secretly",
-                       "approved", "tell the user", "tell anyone", "mention it",
-                       "skip confirm")  # fmt: skip
+# The cheap test first: a line holding none of these words cannot be a hazardous command.
+_RUNS_FETCHED = ("curl", "wget", "fetch", "iwr", "irm", "invoke-", "webclient", "certutil",
+                 "bitsadmin", "aria2c", "mshta", "urlopen", "urllib", "requests.", "http.get",
+                 "base64", "b64", "\\x", "-enc", "-e ", "xxd", "atob", "/dev/tcp", "/dev/udp",
+                 "authorized_keys", "socket")  # fmt: skip
+_RUNNERS = ("npx", "dlx", "bunx", "bun x", "uvx", "pipx", "npm exec", "npm_config", "deno",
+            "go run", "go install", "go get", "uv tool")  # fmt: skip
+_INDEX_MARKS = ("index", "git+", "://", "trusted-host", "find-links", "registry", "--source",
+                "--git", "github:", "-i ")  # fmt: skip
+_SENDERS = ("nc ", "ncat", "netcat", "socat", "scp ", "rsync", "sftp", "telnet", "| ssh")
+_SAFEGUARDS = ("no-verify", "sslverify", "ssl_no_verify", "strict-ssl", "tls_reject",
+               "httpsverify", "trusted-host")  # fmt: skip
+_OVERRIDE_VERBS = ("ignor", "disregard", "forget", "overrid", "bypass", "oubli", "olvid",
+                   "vergiss", "zignoruj")  # fmt: skip
+_OVERRIDE_NOUNS = ("instruc", "instruç", "anweisung", "vorgabe", "consigne", "istruz", "polecen",
+                   "rule", "règle", "regla", "regel", "regol", "guideline", "directive", "prompt",
+                   "guardrail", "the user said")  # fmt: skip
+_ROLE_MARKS = ("system", "[inst", "<|", "<<sys", "</", "<memory", "assistant", "ai ", " ai",
+               "agent", "llm", "model", "you read this", "you are now", "claude", "chatgpt",
+               "copilot", "gemini", "codex", "developer", "admin")  # fmt: skip
+_CONCEAL_MARKS = ("tell", "inform", "mention", "notify", "without ask", "without tell",
+                  "without confirm", "without permission", "without consent", "silently",
+                  "secretly", "approved", "skip confirm", "skip the confirm", "skip approval",
+                  "no need to")  # fmt: skip
+_REVEAL_MARKS = (".ssh", "id_rsa", "id_ed25519", ".env", "credential", ".netrc", ".aws",
+                 "environment variable", "env var", "api key", "private key", "password",
+                 "authorized_keys", ".kube")  # fmt: skip
+
+
+def _may_be_command(low: str) -> bool:
+    if "\\" in low or "'" in low or '"' in low:
+        if "\\x" in low:
+            return True
+        # a name hidden by quotes or escapes (cu''rl, c\url) is looked for as the shell reads it
+        low = low.replace("\\", "").replace("'", "").replace('"', "")
+    if any(m in low for m in _RUNS_FETCHED) or any(m in low for m in _RUNNERS):
+        return True
+    if any(m in low for m in _SAFEGUARDS) or any(m in low for m in _SENDERS):
+        return True
+    if ("pip" in low or "npm" in low or "yarn" in low or "pnpm" in low or "gem " in low
+            or "cargo" in low or "bun " in low) and any(m in low for m in _INDEX_MARKS):  # fmt: skip
+        return True
+    return "git" in low and ("push" in low or "commit" in low)
+
+
+def _may_be_injection(low: str) -> bool:
+    if any(v in low for v in _OVERRIDE_VERBS) and any(n in low for n in _OVERRIDE_NOUNS):
+        return True
+    role = any(m in low for m in _ROLE_MARKS)
+    conceal = any(m in low for m in _CONCEAL_MARKS)
+    reveal = any(m in low for m in _REVEAL_MARKS)
+    return (role and (conceal or reveal)) or (conceal and reveal)
+
+
+def candidate(text: str) -> bool:
+    """Whether `text` (a line, or a whole note) may hold a hazard at all: substring tests only,
+    for callers that decide whether to look closer."""
+    low = text.lower()
+    return _may_be_command(low) or _may_be_injection(low)
+
+
 REASONS = {
     "fetch_exec": "it runs code fetched from the network",
     "encoded_exec": "it runs decoded text",
@@ -127,11 +173,9 @@ _PUNCT = ",.:;!?)("
 
 def hazard(text: str) -> str | None:
     low = text.lower()
-    kind = None
-    if any(t in low for t in _COMMAND_TRIGGERS):
-        kind = _command_hazard(text)
-    if kind is None and any(t in low for t in _INJECTION_TRIGGERS):
-        kind = "injection" if _injection(text) else None
+    kind = _command_hazard(text) if _may_be_command(low) else None
+    if kind is None and _may_be_injection(low) and _injection(text):
+        kind = "injection"
     return kind
 
 
