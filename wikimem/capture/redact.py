@@ -813,12 +813,13 @@ def _guarded(words: str, t: str) -> bool:
     offset, chars = _GUARDS[t]
     j = words.find(t)
     while j != -1:
-        if words[j + offset : j + offset + 1] in chars or j + offset == len(words):
+        if (words[j + offset : j + offset + 1] or " ") in chars:  # past the end: a space
             return True
         j = words.find(t, j + 1)
     return False
 
 
+_ALL_TOKEN_TRIGGERS = tuple(t for _, triggers in _TOKEN_TRIGGERS for t in triggers)
 _QUERY_RULE = next(i for i, rule in enumerate(_RULES) if rule[0] == "url_query_secret")
 
 
@@ -827,7 +828,8 @@ def _due(text: str) -> list[int]:
     due: list[int] = []
     if len(text) >= _TOKEN_MIN:
         words = " ".join(w for w in text.split() if len(w) >= _TOKEN_MIN)
-        if words:
+        # one pass in C over every trigger first: most texts hold none
+        if words and any(map(words.__contains__, _ALL_TOKEN_TRIGGERS)):
             for i, triggers in _TOKEN_TRIGGERS:
                 for t in triggers:
                     if t in words and (t not in _GUARDS or _guarded(words, t)):
@@ -1579,7 +1581,7 @@ def _prose(text: str, found: list[str], secrets: list[str]) -> str:
     if len(lower) != len(text):  # a character whose lower case is longer: keep positions
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     spans = _said_without_the_word(text, lower)
-    for cue, kind in _PROSE_CUES if any(t in lower for t in _PROSE_TRIGGERS) else ():
+    for cue, kind in _PROSE_CUES if any(map(lower.__contains__, _PROSE_TRIGGERS)) else ():
         i = lower.find(cue)
         while i != -1:
             j = i + len(cue)
