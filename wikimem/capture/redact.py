@@ -799,13 +799,17 @@ _CONTEXT_TRIGGERS = tuple(
 
 
 # Triggers that are common inside ordinary words ("pat" in `transcript_path`, "s." in
-# `os.path`): they count only where the character `offset` places after them is one of `chars`
+# `os.path`, "-us" in Claude Code's `projects/-home-user-…` transcript folders): they count only where the character `offset` places after them is one of `chars`
 # (a space standing for the end of a word), so a hook does not compile a pattern for nothing.
 _GUARDS: dict[str, tuple[int, str]] = {
     "pat": (17, "."),  # pat + 14 characters + "." (Airtable)
     "pat.": (26, "."),  # pat. + 22 characters + "." (Harness)
     "sat.": (26, "."),
-    "s.": (26, " \"'`,;)]}&"),  # s. + 24 characters, then the token ends (Vault, legacy)
+    "s.": (26, " \"'`,;)]}&"),
+    "-us": (
+        3,
+        "0123456789",
+    ),  # a Mailchimp key's data centre; not `-home-user-proj/`  # s. + 24 characters, then the token ends (Vault, legacy)
 }
 
 
