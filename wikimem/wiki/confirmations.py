@@ -24,23 +24,29 @@ import hashlib
 import os
 
 from wikimem.capture import fastjson
-from wikimem.wiki import hazards
 
 NAME = "confirmed.json"
 HELD_MARK = "⚠ held until you confirm it"
 
 
 def needs_confirming(line: str) -> bool:
+    # imported here: most hooks load this module for `confirmed` and never read a line
+    from wikimem.wiki import hazards
+
     return hazards.hazard(line) is not None
 
 
 def may_need_confirming(text: str) -> bool:
     """A cheap test of a whole note: False when none of its lines can need confirming."""
+    from wikimem.wiki import hazards
+
     return hazards.candidate(text)
 
 
 def why(line: str) -> str:
     """What makes a line wait for the person, in words (for the mark it carries)."""
+    from wikimem.wiki import hazards
+
     return hazards.REASONS.get(hazards.hazard(line) or "", "it needs your confirmation")
 
 
