@@ -7,8 +7,13 @@ Measured on the command `wikimem install` writes into harness configs (`python -
 `--all-clients`, also the installed commands of GitHub Copilot CLI (`--event postToolUse`, a
 fresh timestamp each run, so its one-record-per-event marker is made every time), OpenCode and
 Qwen Code, each on a logging-only PostToolUse the real client sent (tests/fixtures/<client>).
+With `--secrets`, also the installed command on a PostToolUse whose output carries 14 secrets of
+common formats (drawn from a fixed seed, none real), the case redaction costs most on. With
+`--beside PATH`, every installed case runs a second time from another checkout (a scratch
+worktree of an earlier commit), alternating with this one, so both are measured in one run.
 
-    python bench/hook_latency.py [--runs 40] [--check] [--all-clients]
+    python bench/hook_latency.py [--runs 40] [--check] [--all-clients] [--secrets]
+                                 [--beside PATH]
 """
 
 from __future__ import annotations
@@ -46,11 +51,44 @@ PAYLOAD = {
 }
 
 
+def secrets_output() -> str:
+    """A command's output with 14 secrets in it, the way `env` or a config dump shows them."""
+    import random
+    import string
+
+    rng = random.Random(14)
+    alnum = string.ascii_letters + string.digits
+
+    def r(n: int, alphabet: str = alnum) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(n))
+
+    hexdigits = "0123456789abcdef"
+    lines = [
+        f"GITHUB_TOKEN=ghp_{r(36)}",
+        f"AWS_ACCESS_KEY_ID=AKIA{r(16, string.ascii_uppercase + string.digits)}",
+        f"AWS_SECRET_ACCESS_KEY={r(40)}",
+        f"OPENAI_API_KEY=sk-proj-{r(48)}",
+        f"ANTHROPIC_API_KEY=sk-ant-api03-{r(93)}AA",
+        f"SLACK_BOT_TOKEN=xoxb-{r(12, string.digits)}-{r(12, string.digits)}-{r(24)}",
+        f"STRIPE_SECRET_KEY=sk_live_{r(24)}",
+        f"GITLAB_TOKEN=glpat-{r(20)}",
+        f"GOOGLE_API_KEY=AIza{r(35)}",
+        f"NPM_TOKEN=npm_{r(36)}",
+        f"DATABASE_URL=postgres://app:{r(16)}@db.internal:5432/app",
+        f"SENTRY_AUTH_TOKEN=sntryu_{r(64, hexdigits)}",
+        f"HF_TOKEN=hf_{r(34)}",
+        f"auth: Bearer ey{r(20)}.ey{r(40)}.{r(43)}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--check", action="store_true", help="exit 1 when over budget")
     ap.add_argument("--all-clients", action="store_true", help="Copilot, OpenCode, Qwen too")
+    ap.add_argument("--secrets", action="store_true", help="a PostToolUse carrying 14 secrets")
+    ap.add_argument("--beside", help="another checkout whose installed hook runs alongside")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
     from wikimem.home import Home
@@ -74,6 +112,16 @@ def main() -> int:
             cases["wikimem hook claude (console script)"] = ([script, "hook", "claude"], stdin)
         if args.all_clients:
             cases.update(other_clients(home, hook_command))
+        if args.secrets:
+            heavy = dict(PAYLOAD, tool_response={"stdout": secrets_output(), "stderr": ""})
+            cases["installed hook command, 14 secrets"] = (installed, json.dumps(heavy).encode())
+        if args.beside:
+            mine = str(REPO / "wikimem" / "hookentry.py")
+            theirs = str(Path(args.beside).resolve() / "wikimem" / "hookentry.py")
+            for name, (argv, stdin_) in list(cases.items()):
+                if name.startswith("installed") and mine in argv:
+                    other = [theirs if a == mine else a for a in argv]
+                    cases[name.replace("installed", "beside: installed", 1)] = (other, stdin_)
         results = alternate(cases, args.runs, env)
         base = median_ms(results["python -c pass"])
         rows = [

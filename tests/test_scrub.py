@@ -118,3 +118,41 @@ def test_a_value_too_short_to_scrub_safely_is_refused(tmp_path: Path) -> None:
     proc = scrub_cli(home, "the")
     assert proc.returncode == 1 and "fewer than 6 characters" in proc.stderr
     assert git(home, "rev-parse", "HEAD") == before
+
+
+def test_scrub_matches_any_case_and_the_slug_wikimem_made_of_the_value(tmp_path: Path) -> None:
+    """A value typed as `Hunter_Sekret 42x` lives on lower-cased in a note's path (the slug
+    wikimem makes), and so in index.md, the search index, the reflog and the remote's commits;
+    scrub finds every one of those forms, and counts the history that holds them."""
+    home = make_home(tmp_path, "me")
+    value = "Hunter_Sekret 42x"
+    slug = "hunter-sekret-42x"
+    write(home, f"projects/acme-api/{slug}.md", note_text(
+        "Hunter_Sekret 42x", "- Use HUNTER_SEKRET 42X for the staging box.\n"))  # fmt: skip
+    git(home, "add", "-A")
+    git(home, "commit", "-qm", f"remember: projects/acme-api/{slug}.md")
+    sync(home, remote=bare(tmp_path))
+    index = open_index(home.state_dir, home.memory_dir)
+    try:
+        index.refresh(full=True)
+    finally:
+        index.close()
+
+    proc = scrub_cli(home, value, "--json")
+
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    memory = Path(home.memory_dir)
+    tracked = git(home, "ls-files").split()
+    assert not [p for p in tracked if slug in p.lower()], tracked
+    worktree = b"".join(
+        p.read_bytes() for p in memory.rglob("*") if p.is_file() and ".git" not in p.parts
+    ).lower()
+    assert value.lower().encode() not in worktree and slug.encode() not in worktree
+    logs = b"".join(p.read_bytes() for p in (memory / ".git" / "logs").rglob("*") if p.is_file())
+    assert slug.encode() not in logs.lower()
+    assert slug not in git(home, "log", "-1", "--format=%B").lower()  # scrub's own commit
+    assert slug.encode() not in everything(Path(home.state_dir)).lower()
+    # the remote still has the commits that held it: counted, with the advice to purge them
+    assert data["history_commits"] >= 1
+    assert "regex:(?i)" in " ".join(data["history"])

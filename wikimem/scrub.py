@@ -10,8 +10,11 @@ Contract: `scrub(home, value)` replaces every occurrence of `value`
     file's lock: byte offsets (the dream's watermark) stay valid, and JSON stays JSON;
   - in the search index, which is deleted and rebuilt from the scrubbed notes (SQLite keeps
     deleted text in free pages and its journal);
-  - in index.md's cache of entries (rebuilt).
-The value is looked for as written and as JSON escaping writes it. It returns a `ScrubResult`:
+  - in index.md's cache of entries (rebuilt), and in memory/.git's reflogs and last commit
+    message (masked in place: a commit's subject names the note it wrote).
+The value is looked for in any letter case, as written, as JSON escaping writes it, and as the
+slug wikimem makes of it for a note's path or a project's folder (`My_Token 9` ->
+`my-token-9`). It returns a `ScrubResult`:
 what was changed where, and how many commits of memory/'s history (every branch and the
 remote-tracking ones) still hold it. History is not rewritten here: that changes every later
 commit id and every machine that synced must follow, so `history_advice` says how, and why.
@@ -23,6 +26,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 from dataclasses import dataclass, field
 
 from wikimem import gitrun
@@ -52,17 +56,33 @@ class ScrubResult:
     remote: str = ""
 
 
+def text_forms(value: str) -> list[str]:
+    """`value`, and the slug wikimem makes of it for a path (when it differs beyond case)."""
+    from wikimem.capture.project import slugify
+
+    out = [value]
+    slug = slugify(value)
+    if len(slug) >= MIN_CHARS and slug != value.lower():
+        out.append(slug)
+    return out
+
+
+def _pattern(form: str) -> re.Pattern[str]:
+    return re.compile(re.escape(form), re.IGNORECASE)
+
+
 def forms(value: str) -> list[bytes]:
-    """The byte strings `value` is stored as: itself, and JSON-escaped once and twice (a tool's
-    JSON output inside a record), ASCII-escaped or not."""
+    """The byte strings `value` is stored as: itself and its slug, each JSON-escaped once and
+    twice (a tool's JSON output inside a record), ASCII-escaped or not. Matched in any case
+    (`mask_file`)."""
     out: list[bytes] = []
-    text_forms = [value]
+    text_forms_ = text_forms(value)
     for _ in range(2):
-        text_forms += [
-            json.dumps(t, ensure_ascii=a)[1:-1] for t in text_forms for a in (True, False)
+        text_forms_ += [
+            json.dumps(t, ensure_ascii=a)[1:-1] for t in text_forms_ for a in (True, False)
         ]
-    for text in text_forms:
-        data = text.encode("utf-8", "surrogatepass")
+    for text in text_forms_:
+        data = text.encode("utf-8", "surrogatepass").lower()
         if data not in out:
             out.append(data)
     return sorted(out, key=len, reverse=True)
@@ -95,14 +115,20 @@ def _scrub_notes(home: Home, value: str, result: ScrubResult) -> None:
 
     wiki = Wiki(home)
 
+    patterns = [_pattern(f) for f in text_forms(value)]
+
     def writes() -> list[MemoryWrite]:
         out = []
         for rel in wiki.paths():
             text = wiki.read(rel)
-            new_rel = rel.replace(value, "scrubbed") if value in rel else rel
-            if text is None or (value not in text and new_rel == rel):
+            new_rel = rel
+            for pat in patterns:
+                new_rel = pat.sub("scrubbed", new_rel)
+            if text is None:
                 continue
-            content = text.replace(value, MARKER)
+            content = _scrubbed_note(new_rel, text, patterns)
+            if content == text and new_rel == rel:
+                continue
             if new_rel != rel:
                 out.append(MemoryWrite(new_rel, "create", content, "scrub", ()))
                 out.append(
@@ -121,6 +147,40 @@ def _scrub_notes(home: Home, value: str, result: ScrubResult) -> None:
         elif r.write.operation == "delete" and r.write.requires in done:
             result.moved.append((r.write.path, r.write.requires))
     result.blocked = [(r.write.path, r.reason) for r in batch.blocked]
+
+
+def _scrubbed_note(path: str, text: str, patterns: list[re.Pattern[str]]) -> str:
+    """The note with every form of the value replaced by the marker, still a note: a title that
+    was the value whole would read as a YAML list (`title: [REDACTED:scrubbed]`), so such a
+    note is rendered again from its fields."""
+    from wikimem.wiki.notes import NoteError, parse_note, render_note
+
+    def clean(s: str) -> str:
+        for pat in patterns:
+            s = pat.sub(MARKER, s)
+        return s
+
+    content = clean(text)
+    if content == text:
+        return text
+    try:
+        parse_note(path, content)
+        return content
+    except NoteError:
+        pass
+    try:
+        note = parse_note(path, text)
+    except NoteError:
+        return content
+    return render_note(
+        note.with_changes(
+            title=clean(note.title),
+            tags=tuple(clean(t) for t in note.tags),
+            sources=tuple(clean(t) for t in note.sources),
+            body=clean(note.body),
+            extra=tuple((k, clean(raw)) for k, raw in note.extra),
+        )
+    )
 
 
 def _files(directory: str) -> list[str]:
@@ -146,6 +206,15 @@ def _scrub_state(home: Home, patterns: list[bytes], result: ScrubResult) -> None
     entries = os.path.join(home.memory_dir, ".git", "wikimem-index-entries.json")
     if os.path.exists(entries) and mask_file(entries, patterns):
         os.unlink(entries)  # a cache: rebuilt from the (scrubbed) notes by the next commit
+    # the reflogs and the last commit message hold commit subjects, which name notes' paths
+    dot_git = os.path.join(home.memory_dir, ".git")
+    logs = [os.path.join(dot_git, "COMMIT_EDITMSG")]
+    for dirpath, dirnames, filenames in os.walk(os.path.join(dot_git, "logs")):
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        logs += [os.path.join(dirpath, n) for n in filenames]
+    for path in logs:
+        if not os.path.islink(path) and (count := mask_file(path, patterns)):
+            result.state[os.path.relpath(path, home.root)] = count
     result.index_rebuilt = rebuild_index(home)
 
 
@@ -175,8 +244,9 @@ def rebuild_index(home: Home) -> bool:
 
 
 def mask_file(path: str, patterns: list[bytes]) -> int:
-    """Overwrite each occurrence of any pattern with as many `*`, in place, under the file's
-    lock (the lock the hook takes to append); returns how many were masked."""
+    """Overwrite each occurrence of any pattern (lower-case bytes, matched in any ASCII case)
+    with as many `*`, in place, under the file's lock (the lock the hook takes to append);
+    returns how many were masked."""
     if not patterns:
         return 0
     longest = max(len(p) for p in patterns)
@@ -191,7 +261,7 @@ def mask_file(path: str, patterns: list[bytes]) -> int:
         pos = 0
         while pos < size:
             # chunks overlap by one pattern's length, so one straddling a boundary is seen whole
-            chunk = os.pread(fd, CHUNK + longest, pos)
+            chunk = os.pread(fd, CHUNK + longest, pos).lower()  # ASCII only: offsets kept
             if not chunk:
                 break
             hits: list[tuple[int, int]] = []
@@ -217,12 +287,13 @@ def history_count(memory_dir: str, value: str) -> int:
     """Commits (on any branch, remote-tracking ones included) whose changes or message hold
     `value`."""
     found: set[str] = set()
-    for args in (["-S", value], ["--grep", value, "-F"]):
-        try:
-            proc = gitrun.run_text(memory_dir, "log", "--all", "--format=%H", *args)
-        except OSError:
-            continue
-        found.update(proc.stdout.split())
+    for form in text_forms(value):
+        for args in (["-S", form, "-i"], ["--grep", form, "-F", "-i"]):
+            try:
+                proc = gitrun.run_text(memory_dir, "log", "--all", "--format=%H", *args)
+            except OSError:
+                continue
+            found.update(proc.stdout.split())
     return len(found)
 
 
@@ -237,8 +308,9 @@ def history_advice(home: Home, result: ScrubResult) -> list[str]:
         "-p` shows it and a push sends it. Treat it as leaked and rotate it first.",
         "To rewrite the history without it (every commit after the first that holds it gets a "
         "new id):",
-        f"  1. put the value in {replacements} as one line `VALUE==>{MARKER}` (0600; delete "
-        "the file afterwards)",
+        f"  1. put the value in {replacements} as one line `regex:(?i)VALUE==>{MARKER}` (VALUE "
+        "with regex characters escaped: any letter case; add a second line for the form wikimem "
+        "uses in paths, lower case with `-` between words) (0600; delete the file afterwards)",
         f"  2. git -C {memory} filter-repo --force --replace-text {replacements} "
         f"--replace-message {replacements}   (git-filter-repo: pip install git-filter-repo)",
         f"  3. git -C {memory} reflog expire --expire=now --all && git -C {memory} gc --prune=now",

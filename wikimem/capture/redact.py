@@ -106,6 +106,16 @@ def _tok(prefix: str, rest: str) -> str:
 # looked for in the lower-cased text, pattern, group of the secret).
 # Specific provider formats come before the generic rules.
 _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
+    (
+        # a block with both of its lines, whatever stands between (an armour's headers, a body
+        # broken by a tool's escaping): all of it
+        "private_key",
+        ("PRIVATE KEY",),
+        (),
+        r"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN)[\s\S]){64,16384}?"
+        r"KEY(?: BLOCK)?-----",
+        0,
+    ),
     ("private_key", ("PRIVATE KEY",), (), _KEY_BLOCK, 0),
     (
         # the tail of a key whose BEGIN line was cut off before it reached us
@@ -164,9 +174,9 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ),
     (
         "aws_access_key",
-        ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA"),
+        ("AKIA", "ASIA", "ABIA", "ACCA", "AROA", "AIDA", "A3T"),
         (),
-        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA)[0-9A-Z]{16}\b"),
+        _tok(r"A", r"(?:KIA|SIA|BIA|CCA|ROA|IDA|3T[A-Z0-9])[0-9A-Z]{16}\b"),
         0,
     ),
     (
@@ -189,9 +199,21 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ("github_token", ("github_pat_",), (), _tok(r"github_pat_", r"[A-Za-z0-9_]{22,}"), 0),
     (
         "gitlab_token",
-        ("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glsoat-", "glcbt-", "glimt-", "gloas-"),
+        (
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "glft-",
+            "glsoat-",
+            "glcbt-",
+            "glimt-",
+            "gloas-",
+            "glffct-",
+            "glagent-",
+        ),
         (),
-        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas)-[A-Za-z0-9_-]{20,}"),
+        _tok(r"gl", r"(?:pat|dt|rt|ptt|ft|soat|cbt|imt|oas|ffct|agent)-[A-Za-z0-9_.-]{20,}"),
         0,
     ),
     ("slack_token", ("xox",), (), _tok(r"xox", r"[abposre]-[A-Za-z0-9-]{10,}"), 0),
@@ -200,7 +222,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "slack_webhook",
         ("hooks.slack.com",),
         (),
-        r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+",
+        r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]+",
         0,
     ),
     (
@@ -220,15 +242,21 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
     ("telegram_bot_token", (":AA",), (), _tok(r"\d", r"\d{7,9}:AA[A-Za-z0-9_-]{33}\b"), 0),
     (
         "stripe_key",
-        ("sk_live", "sk_test", "rk_live", "rk_test"),
+        ("sk_live", "sk_test", "sk_prod", "rk_live", "rk_test", "rk_prod"),
         (),
-        _tok(r"[sr]", r"k_(?:live|test)_[A-Za-z0-9]{16,}"),
+        _tok(r"[sr]", r"k_(?:live|test|prod)_[A-Za-z0-9]{10,}"),
         0,
     ),
     ("stripe_webhook_secret", ("whsec_",), (), _tok(r"whsec_", r"[A-Za-z0-9+/=]{24,}"), 0),
-    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-f]{32}\b"), 0),
+    ("twilio_key", ("SK",), (), _tok(r"SK", r"[0-9a-fA-F]{32}\b"), 0),
     ("huggingface_token", ("hf_",), (), _tok(r"hf_", r"[A-Za-z0-9]{30,}"), 0),
-    ("sendgrid_key", ("SG.",), (), _tok(r"SG\.", r"[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}"), 0),
+    (
+        "sendgrid_key",
+        ("SG.",),
+        (),
+        _tok(r"SG\.", r"(?:[A-Za-z0-9_=-]{16,}\.[A-Za-z0-9_=-]{16,}|[A-Za-z0-9_=.-]{60,})"),
+        0,
+    ),
     ("mailgun_key", ("key-",), (), _tok(r"key-", r"[0-9a-f]{32}\b"), 0),
     ("mailchimp_key", ("-us",), (), _tok(r"[0-9a-f]", r"[0-9a-f]{31}-us\d{1,2}\b"), 0),
     ("npm_token", ("npm_",), (), _tok(r"npm_", r"[A-Za-z0-9]{36}\b"), 0),
@@ -284,7 +312,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "planetscale_token",
         ("pscale_",),
         (),
-        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,}"),
+        _tok(r"pscale_", r"(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,}"),
         0,
     ),
     ("supabase_token", ("sbp_",), (), _tok(r"sbp_", r"[a-f0-9]{40}\b"), 0),
@@ -319,15 +347,146 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         _tok(r"sq0", r"(?:atp|csp)-[A-Za-z0-9_-]{22,}"),
         0,
     ),
-    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{60,}"), 0),
-    ("flyio_token", ("fm1_", "fm2_", "fo1_"), (), _tok(r"f", r"[mo][12]_[A-Za-z0-9+/=_-]{30,}"), 0),
+    ("square_token", ("EAAA",), (), _tok(r"EAAA", r"[A-Za-z0-9_-]{22,}"), 0),
+    (
+        "flyio_token",
+        ("fm1_", "fm1a_", "fm1r_", "fm2_", "fo1_"),
+        (),
+        _tok(r"f", r"(?:o1|m1[ar]?|m2)_[A-Za-z0-9+/=_-]{30,}"),
+        0,
+    ),
     ("firebase_key", ("APA91b",), (), r"\b[A-Za-z0-9_-]{7,}:APA91b[A-Za-z0-9_-]{100,}", 0),
     ("vault_token", ("hvs.", "hvb.", "hvr."), (), _tok(r"hv", r"[sbr]\.[A-Za-z0-9_-]{24,}"), 0),
     (
+        # header.payload.signature, both JSON objects in base64url ("ey…"); an escaped slash
+        # (`\/`) of a JSON string kept inside
         "jwt",
-        ("eyJ",),
+        (".ey",),
         (),
-        _tok(r"eyJ", r"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+        _tok(r"ey", r"[A-Za-z0-9_-]{8,}\.ey[A-Za-z0-9_/\\-]{8,}\.[A-Za-z0-9_/\\=-]*"),
+        0,
+    ),
+    # Formats of the outside oracle (gitleaks' default rules: docs/security.md), each by its
+    # own prefix or structure.
+    (
+        "facebook_token",
+        (),
+        ("facebook",),
+        r"(?<![A-Za-z0-9_])\d{15,16}(?:\||%(?:7[Cc])?)[0-9A-Za-z_-]{27,40}(?![A-Za-z0-9_-])",
+        0,
+    ),
+    (
+        "jwt",  # a JWT in base64 ("eyJ" encoded again)
+        ("ZXlK",),
+        (),
+        _tok(r"ZXlK", r"[A-Za-z0-9+/_-]{30,}={0,2}"),
+        0,
+    ),
+    (
+        "onepassword_key",
+        ("A3-",),
+        (),
+        _tok(r"A3-", r"[A-Z0-9]{6}-[A-Z0-9-]{11,12}(?:-[A-Z0-9]{5}){3}\b"),
+        0,
+    ),
+    ("onepassword_token", ("ops_eyJ",), (), _tok(r"ops_eyJ", r"[A-Za-z0-9+/]{60,}={0,3}"), 0),
+    ("adobe_secret", ("p8e-",), (), _tok(r"p8e-", r"[A-Za-z0-9]{32}\b"), 0),
+    ("airtable_token", ("pat",), (), _tok(r"pat", r"[A-Za-z0-9]{14}\.[a-f0-9]{64}\b"), 0),
+    ("alibaba_key", ("LTAI",), (), _tok(r"LTAI", r"[A-Za-z0-9]{20}\b"), 0),
+    ("artifactory_token", ("AKCp",), (), _tok(r"AKCp", r"[A-Za-z0-9]{69}\b"), 0),
+    ("artifactory_token", ("cmVmd",), (), _tok(r"cmVmd", r"[A-Za-z0-9]{59}\b"), 0),
+    (
+        "authress_key",
+        (".acc_", ".acc-"),
+        (),
+        r"\b(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
+        r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}",
+        0,
+    ),
+    ("aws_bedrock_key", ("ABSK",), (), _tok(r"ABSK", r"[A-Za-z0-9+/]{100,}={0,2}"), 0),
+    (
+        "azure_client_secret",
+        ("Q~",),
+        (),
+        r"(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])",
+        0,
+    ),
+    ("clickhouse_key", ("4b1d",), (), _tok(r"4b1d", r"[A-Za-z0-9]{38}\b"), 0),
+    ("clojars_token", ("CLOJARS_", "clojars_"), (), _tok(r"(?i:clojars_)", r"[A-Za-z0-9]{60}"), 0),
+    ("cloudflare_key", ("v1.0-",), (), _tok(r"v1\.0-", r"[a-f0-9]{24}-[a-f0-9]{146}"), 0),
+    ("duffel_token", ("duffel_",), (), _tok(r"duffel_", r"(?:test|live)_[A-Za-z0-9_=-]{43}"), 0),
+    (
+        "dynatrace_token",
+        ("dt0c01.",),
+        (),
+        _tok(r"dt0c01\.", r"[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}"),
+        0,
+    ),
+    ("easypost_key", ("EZAK", "EZTK"), (), _tok(r"EZ", r"[AT]K[A-Za-z0-9]{54}\b"), 0),
+    ("facebook_token", ("EAAM", "EAAC"), (), _tok(r"EAA", r"[MC][A-Za-z0-9]{100,}"), 0),
+    (
+        "flutterwave_key",
+        ("FLWSECK_TEST", "FLWPUBK_TEST"),
+        (),
+        _tok(r"FLW", r"(?:SECK|PUBK)_TEST-[A-Ha-h0-9]{12,32}(?:-X)?"),
+        0,
+    ),
+    ("frameio_token", ("fio-u-",), (), _tok(r"fio-u-", r"[A-Za-z0-9_=-]{64}"), 0),
+    ("gitlab_token", ("GR1348941",), (), _tok(r"GR1348941", r"[A-Za-z0-9_-]{20}"), 0),
+    ("gitlab_token", ("_gitlab_session=",), (), r"_gitlab_session=([0-9a-z]{32})", 1),
+    ("grafana_token", ("eyJrIjoi",), (), _tok(r"eyJrIjoi", r"[A-Za-z0-9]{60,}={0,3}"), 0),
+    (
+        "harness_token",
+        ("pat.", "sat."),
+        (),
+        _tok(r"[ps]at\.", r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
+        0,
+    ),
+    ("heroku_key", ("HRKU-AA",), (), _tok(r"HRKU-AA", r"[A-Za-z0-9_-]{58}"), 0),
+    ("huggingface_token", ("api_org_",), (), _tok(r"api_org_", r"[A-Za-z]{34}\b"), 0),
+    ("intra42_secret", ("s-s4t2",), (), _tok(r"s-s4t2", r"(?:ud|af)-[a-fA-F0-9]{64}\b"), 0),
+    ("maxmind_key", ("_mmk",), (), r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b", 0),
+    (
+        "teams_webhook",
+        ("webhook.office.com",),
+        (),
+        r"https://[A-Za-z0-9-]+\.webhook\.office\.com/webhookb2/[^\s'\"<>`]+",
+        0,
+    ),
+    ("octopus_key", ("API-",), (), _tok(r"API-", r"[A-Z0-9]{26}\b"), 0),
+    ("openshift_token", ("sha256~",), (), _tok(r"sha256~", r"[A-Za-z0-9_-]{43}"), 0),
+    ("readme_token", ("rdme_",), (), _tok(r"rdme_", r"[a-z0-9]{70}\b"), 0),
+    ("rubygems_token", ("rubygems_",), (), _tok(r"rubygems_", r"[a-f0-9]{48}\b"), 0),
+    ("scalingo_token", ("tk-us-",), (), _tok(r"tk-us-", r"[A-Za-z0-9_-]{48}"), 0),
+    ("sendinblue_key", ("xkeysib-",), (), _tok(r"xkeysib-", r"[a-f0-9]{64}-[A-Za-z0-9]{16}"), 0),
+    (
+        "settlemint_token",
+        ("sm_aat_", "sm_pat_", "sm_sat_"),
+        (),
+        _tok(r"sm_", r"(?:aat|pat|sat)_[A-Za-z0-9]{16}\b"),
+        0,
+    ),
+    ("shippo_token", ("shippo_",), (), _tok(r"shippo_", r"(?:live|test)_[a-fA-F0-9]{40}\b"), 0),
+    (
+        "sidekiq_credentials",
+        ("contribsys.com",),
+        (),
+        r"\b([a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com",
+        1,
+    ),
+    (
+        "sourcegraph_token",
+        ("sgp_",),
+        (),
+        _tok(r"sgp_", r"(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}\b"),
+        0,
+    ),
+    (
+        # a legacy Vault token: `s.` and 24 letters and digits, three of each at least
+        "vault_token",
+        ("s.",),
+        (),
+        r"(?<![A-Za-z0-9_.-])s\.(?=(?:[A-Za-z]*[0-9]){3})(?=(?:[0-9]*[A-Za-z]){3})[A-Za-z0-9]{24}\b",
         0,
     ),
     (
@@ -335,7 +494,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], tuple[str, ...], str, int], ...] = (
         "url_password",
         ("://",),
         (),
-        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"]*:([^/\s@'\"]+)@",
+        r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\"\[\]]*:([^/\s@'\"]+)@",
         1,
     ),
     (
@@ -562,6 +721,13 @@ def _named(name: str, source: str) -> re.Pattern[str]:
     return pat
 
 
+def _word_end(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and not text[i].isspace():
+        i += 1
+    return i
+
+
 def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
     """Whether `text` may hold (a NAME=value, a `name: value`, a quoted `name: "value"`) whose
     name ends in a secret word, and where: a scan with str.find, so the regexes run only where
@@ -593,7 +759,10 @@ def _assignments(text: str) -> tuple[bool, bool, bool, list[int]]:
                 i += 1
                 while i < len(upper) and upper[i] in " \t":
                     i += 1
-                if i < len(upper):
+                # a value an earlier rule redacted (in part: `postgres://app:[REDACTED:…]@db`)
+                # leaves these rules nothing to match, their values stopping at a bracket: the
+                # hook then compiles none of their (costly) patterns for it
+                if i < len(upper) and "[REDACTED:" not in upper[i : _word_end(upper, i)]:
                     quoted = upper[i] in "\"'"
                     field = field or quoted
                     env = env or operator == "="
@@ -629,15 +798,45 @@ _CONTEXT_TRIGGERS = tuple(
 )
 
 
+# Triggers that are common inside ordinary words ("pat" in `transcript_path`, "s." in
+# `os.path`, "-us" in Claude Code's `projects/-home-user-…` transcript folders): they count only where the character `offset` places after them is one of `chars`
+# (a space standing for the end of a word), so a hook does not compile a pattern for nothing.
+_GUARDS: dict[str, tuple[int, str]] = {
+    "pat": (17, "."),  # pat + 14 characters + "." (Airtable)
+    "pat.": (26, "."),  # pat. + 22 characters + "." (Harness)
+    "sat.": (26, "."),
+    "s.": (26, " \"'`,;)]}&"),
+    "-us": (
+        3,
+        "0123456789",
+    ),  # a Mailchimp key's data centre; not `-home-user-proj/`  # s. + 24 characters, then the token ends (Vault, legacy)
+}
+
+
+def _guarded(words: str, t: str) -> bool:
+    offset, chars = _GUARDS[t]
+    j = words.find(t)
+    while j != -1:
+        if (words[j + offset : j + offset + 1] or " ") in chars:  # past the end: a space
+            return True
+        j = words.find(t, j + 1)
+    return False
+
+
+_ALL_TOKEN_TRIGGERS = tuple(t for _, triggers in _TOKEN_TRIGGERS for t in triggers)
+_QUERY_RULE = next(i for i, rule in enumerate(_RULES) if rule[0] == "url_query_secret")
+
+
 def _due(text: str) -> list[int]:
     """The rules whose literal trigger occurs in `text`, in table order."""
     due: list[int] = []
     if len(text) >= _TOKEN_MIN:
         words = " ".join(w for w in text.split() if len(w) >= _TOKEN_MIN)
-        if words:
+        # one pass in C over every trigger first: most texts hold none
+        if words and any(map(words.__contains__, _ALL_TOKEN_TRIGGERS)):
             for i, triggers in _TOKEN_TRIGGERS:
                 for t in triggers:
-                    if t in words:
+                    if t in words and (t not in _GUARDS or _guarded(words, t)):
                         due.append(i)
                         break
     lower: str | None = None
@@ -654,6 +853,8 @@ def _due(text: str) -> list[int]:
                 if t in lower:
                     hit = True
                     break
+        if hit and i == _QUERY_RULE and not any(c in text for c in "?&;"):
+            hit = False  # `key=` with no query string around it: the assignment rules' case
         if hit:
             due.append(i)
     due.sort()
@@ -662,7 +863,7 @@ def _due(text: str) -> list[int]:
 
 def _apply(text: str, found: list[str], secrets: list[str], only_keys: bool = False) -> str:
     """One pass of every rule whose trigger occurs in `text`."""
-    for i in [0] if only_keys else _due(text):
+    for i in (0, 1) if only_keys else _due(text):
         kind, triggers, itriggers, _, group = _RULES[i]
         sub = _replacer(kind, group, found, secrets)
         anchors: list[int] | None = None
@@ -861,6 +1062,9 @@ def _shaped(text: str, found: list[str], secrets: list[str]) -> str:
 # characters", "is sha256-hashed" are kept). Plain string scanning, no regex: prompts are full of
 # "pass" and "pin", and the hook must not pay for `re` on every one.
 _CUE_WORD, _CUE_PIN, _CUE_PHRASE, _CUE_PAIR = "word", "pin", "phrase", "pair"
+# A code (a door's, an alarm's, a recovery code): digits, or groups of letters and digits; a
+# bare "code" only after a link ("the code is …": "error code 4031" is not one).
+_CUE_CODE, _CUE_CODE_LINKED = "code", "code-linked"
 _PROSE_CUES: tuple[tuple[str, str], ...] = (
     ("password", _CUE_WORD),
     ("passwd", _CUE_WORD),
@@ -876,21 +1080,44 @@ _PROSE_CUES: tuple[tuple[str, str], ...] = (
     ("contraseña", _CUE_WORD),
     ("senha", _CUE_WORD),
     ("wachtwoord", _CUE_WORD),
+    ("kennwort", _CUE_WORD),
+    ("hasło", _CUE_WORD),
+    ("haslo", _CUE_WORD),
+    ("clave", _CUE_WORD),
+    ("parola d'ordine", _CUE_WORD),
+    ("パスワード", _CUE_WORD),
+    ("wpa2", _CUE_WORD),
+    ("wpa", _CUE_WORD),
     ("passphrase", _CUE_PHRASE),
+    ("master phrase", _CUE_PHRASE),
     ("recovery phrase", _CUE_PHRASE),
     ("seed phrase", _CUE_PHRASE),
     ("mnemonic", _CUE_PHRASE),
     ("pin", _CUE_PIN),
     ("passcode", _CUE_PIN),
+    ("combination", _CUE_PIN),
+    ("combo", _CUE_PIN),
+    ("backup code", _CUE_CODE),
+    ("recovery code", _CUE_CODE),
+    ("door code", _CUE_CODE),
+    ("alarm code", _CUE_CODE),
+    ("gate code", _CUE_CODE),
+    ("access code", _CUE_CODE),
+    ("zugangscode", _CUE_CODE),
+    ("code", _CUE_CODE_LINKED),
+    ("kod", _CUE_CODE_LINKED),
     ("creds", _CUE_PAIR),
     ("credentials", _CUE_PAIR),
     ("login", _CUE_PAIR),
 )
 _PROSE_TRIGGERS = ("pass", "pw", "pin", "secret", "auth", "cred", "login", "key", "contrase",
-                   "senha", "wachtwoord", "phrase", "mnemonic", "log in", "sign in")  # fmt: skip
+                   "senha", "wachtwoord", "phrase", "mnemonic", "log in", "sign in", "code",
+                   "kod", "combo", "combination", "kennwort", "hasł", "haslo", "clave",
+                   "parola", "パスワード", "wpa")  # fmt: skip
 # Words joining what a secret is for to the secret itself.
 _LINKS = frozenset(
-    "is are was were = : -> => → — – - to as := equals ist est es é è era war".split()
+    "is are was were = : -> => → — – - to as := equals ist est es é è era war lautet jest "
+    "は が".split()
 )
 # Words that may stand between a link and the value ("was reset to …", "is now …").
 _FILLERS = frozenset("now still literally currently just actually simply reset set changed "
@@ -943,7 +1170,7 @@ _CLAUSE_ENDS = (", ", ". ", "; ", "? ", "! ")
 _VALUE_MARKS = tuple("0123456789!#$%&*+=?@^~'\"`“‘«")
 
 
-def _technical(value: str) -> bool:
+def _technical(value: str, loose: bool = False) -> bool:
     """Whether a value of letters and digits reads as a technical term, a version or an id
     (sha256-hashed, python3.12, user_id2, v2, 256-bit, worker-2, a commit id) rather than a
     password (sunflower1987, Orchard-Falcon-81, r3d1s-lantern)."""
@@ -968,10 +1195,10 @@ def _technical(value: str) -> bool:
         glued += 1
     # Words and numbers: one word with a number is a name (worker-2, build7, release-2026);
     # two words or more with a number is how people make passwords (ivory-lantern-fog-52).
-    return words + glued <= 1
+    return words + glued <= 1 and not loose
 
 
-def _password_like(value: str, strong: bool = False) -> bool:
+def _password_like(value: str, strong: bool = False, loose: bool = False) -> bool:
     """Whether a word reads as a password: letters with digits or symbols, not a word, a
     number, an id, a technical term, a path, an address, a reference or a placeholder. `strong`
     (no link word before it): upper case, lower case and digits, or a symbol."""
@@ -1002,7 +1229,7 @@ def _password_like(value: str, strong: bool = False) -> bool:
     letters = lower or upper
     if symbol and letters:
         return True
-    if digit and letters and not _technical(value):
+    if digit and letters and not _technical(value, loose):
         return not strong or (upper and lower)
     return False
 
@@ -1028,12 +1255,15 @@ def _value_at(
 ) -> tuple[int, int] | None:
     """The span of the secret in the word text[s:e], if it holds one for a cue of `kind`."""
     if text[s] in _QUOTES:
-        return _quoted_value(text, s, end) if kind != _CUE_PIN else None
+        return _quoted_value(text, s, end) if kind in (_CUE_WORD, _CUE_PHRASE) else None
     value = text[s:e]
     while value and value[-1] in _TRIM:
         value = value[:-1]
-    if kind == _CUE_PIN:
-        return (s, s + len(value)) if value.isdigit() and 4 <= len(value) <= 10 else None
+    if kind in (_CUE_PIN, _CUE_CODE, _CUE_CODE_LINKED):
+        lead = len(value) - len(value.lstrip("*#"))
+        if _pin_like(value[lead:]) or (kind == _CUE_CODE and _code_like(value)):
+            return s + lead, s + len(value)
+        return None
     for sep in _PAIR_SEP:  # user:password, user/password
         if value.count(sep) == 1 and "://" not in value:
             user, secret = value.split(sep)
@@ -1043,7 +1273,42 @@ def _value_at(
                 return start, start + len(secret)
     if kind == _CUE_PAIR and not after_sep:
         return None
-    return (s, s + len(value)) if _password_like(value, strong) else None
+    # after "password is" a word with a number is one (sakura-2024), not a name as elsewhere
+    loose = kind == _CUE_WORD and not strong
+    return (s, s + len(value)) if _password_like(value, strong, loose) else None
+
+
+def _pin_like(value: str) -> bool:
+    """Digits, 4 to 12, maybe in groups of up to four (`1-9-4-6`, `36-24-12`)."""
+    groups = value.replace("-", " ").split()  # not `.`: a version (18.2.0) is no PIN
+    digits = "".join(groups)
+    return (
+        bool(groups) and all(g.isdigit() and len(g) <= 4 for g in groups) and 4 <= len(digits) <= 12
+    ) or (value.isdigit() and 4 <= len(value) <= 12)
+
+
+def _code_like(value: str) -> bool:
+    """A recovery code: groups of 3 to 8 letters and digits joined by `-`, digits among them."""
+    groups = value.split("-")
+    return (
+        len(groups) >= 2
+        and all(3 <= len(g) <= 8 and g.isascii() and g.isalnum() for g in groups)
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
+
+
+def _spaced_digits(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, int] | None:
+    """ "4 4 1 9": four or more single digits, one word each."""
+    run = 0
+    for s, e in words[k:]:
+        bare = text[s:e].rstrip(_TRIM)
+        if len(bare) != 1 or not bare.isdigit():
+            break
+        run += 1
+    if run >= 4:
+        return words[k][0], words[k + run - 1][0] + 1
+    return None
 
 
 def _phrase_at(text: str, words: list[tuple[int, int]], k: int) -> tuple[int, int] | None:
@@ -1091,10 +1356,16 @@ def _after_cue(text: str, lower: str, j: int, kind: str) -> tuple[int, int] | No
     for k, (s, e) in enumerate(words):
         raw = text[s:e]
         word = lower[s:e].strip(_TRIM + "!\"'")
-        if linked or k == 0 or after_sep:
+        if linked or after_sep or (k == 0 and kind != _CUE_CODE_LINKED):
             span = _value_at(text, s, e, end, kind, not (linked or after_sep), after_sep)
             if span is None and linked and kind == _CUE_PHRASE:
                 span = _phrase_at(text, words, k)
+            if span is None and kind in (_CUE_PIN, _CUE_CODE, _CUE_CODE_LINKED):
+                span = _spaced_digits(text, words, k)
+            if span is None and linked and kind == _CUE_PAIR:
+                # "my Windows login is still …": the value itself, when it reads as one
+                value = raw.rstrip(_TRIM)
+                span = (s, s + len(value)) if _password_like(value, strong=True) else None
             if span is not None:
                 return span
         after_sep = raw in _PAIR_SEP
@@ -1162,15 +1433,159 @@ def _use_to_log_in(text: str, lower: str) -> list[tuple[int, int]]:
     return spans
 
 
+_CODE_LINKS = frozenset(("is", ":", "=", "est", "es", "to", "lautet", "jest", "é", "ist"))
+# Saying a secret without naming it: signing in *with* it, a disk that opens *with* it, typing it
+# at a prompt, a `user / secret` pair, a Wi-Fi QR code. Each verb takes the word right after its
+# preposition, when that word reads as a password (or a quoted one, or a phrase after a colon).
+_LOGIN_VERBS = ("log in", "logs in", "logged in", "log into", "logs into", "sign in", "signs in",
+                "sign into", "melde dich", "connect as")  # fmt: skip
+_OPEN_VERBS = ("unlock", "unlocks", "opens", "open", "decrypt", "decrypts")
+_PROMPT_WORDS = ("prompt", "asks", "boot", "sudo", "unlock", "log in", "sign in", "enter",
+                 "login")  # fmt: skip
+_LOCKED_THINGS = ("luks", "volume", "disk", "drive", "vault", "encrypted", "safe", "zip", "pdf",
+                  "archive", "keychain")  # fmt: skip
+
+
+def _clause_end(text: str, j: int) -> int:
+    end = text.find("\n", j)
+    end = min(len(text) if end == -1 else end, j + 160)
+    for stop in (". ", "; ", "? ", "! "):
+        at = text.find(stop, j, end)
+        if at != -1:
+            end = at + 1
+    return end
+
+
+def _word_after(text: str, lower: str, at: int, preps: tuple[str, ...], within: int) -> int:
+    """Where the word after the first of `preps` (within `within` words of `at`) starts; -1."""
+    end = _clause_end(text, at)
+    words = _prose_words(text, at, end)[: within + 1]
+    for k, (s, e) in enumerate(words[:-1]):
+        w = lower[s:e].rstrip(",:")
+        if w in preps:
+            return words[k + 1][0]
+    return -1
+
+
+def _secret_word(text: str, s: int, strong: bool = False) -> tuple[int, int] | None:
+    """The password (or quoted passphrase, or words after a colon) starting at `s`."""
+    end = _clause_end(text, s)
+    if text[s] in _QUOTES:
+        return _quoted_value(text, s, end)
+    e = s
+    while e < len(text) and not text[e].isspace():
+        e += 1
+    value = text[s:e]
+    while value and value[-1] in _TRIM:
+        value = value[:-1]
+    lead = len(value) - len(value.lstrip("*#"))  # *4417 at an intercom
+    if _pin_like(value[lead:]):
+        return s + lead, s + len(value)
+    if _password_like(value, strong) or _hyphen_phrase(value):
+        return s, s + len(value)
+    return None
+
+
+def _hyphen_phrase(value: str) -> bool:
+    """violet-anchor-moss-telescope: three or more lower-case words of 3+ letters."""
+    parts = value.split("-")
+    return len(parts) >= 3 and all(len(p) >= 3 and p.isalpha() and p.islower() for p in parts)
+
+
+def _said_without_the_word(text: str, lower: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+
+    def each(word: str) -> list[int]:
+        out, i = [], lower.find(word)
+        while i != -1:
+            if (i == 0 or not lower[i - 1].isalnum()) and not lower[
+                i + len(word) : i + len(word) + 1
+            ].isalnum():
+                out.append(i)
+            i = lower.find(word, i + 1)
+        return out
+
+    linked = " with" in lower or " using " in lower or " mit " in lower
+    logs_in = "log" in lower or "sign" in lower or "melde" in lower or "connect as" in lower
+    for verb in _LOGIN_VERBS if linked and logs_in else ():
+        for i in each(verb):
+            at = _word_after(text, lower, i + len(verb), ("using", "with", "mit"), 8)
+            span = _secret_word(text, at) if at != -1 else None
+            if span:
+                spans.append(span)
+    opens = "unlock" in lower or "open" in lower or "decrypt" in lower
+    for verb in _OPEN_VERBS if " with" in lower and opens else ():
+        for i in each(verb):
+            at = _word_after(text, lower, i + len(verb), ("with",), 6)
+            if at == -1:
+                continue
+            span = _secret_word(text, at)
+            if span is None and text[at - 2 : at - 1] == ":":  # "unlocks with: marble orbit …"
+                span = _phrase_at(text, _prose_words(text, at, _clause_end(text, at)), 0)
+            if span:
+                spans.append(span)
+    if ("type" in lower or "use" in lower) and any(w in lower for w in _PROMPT_WORDS):
+        for i in each("type"):
+            words = _prose_words(text, i + 4, _clause_end(text, i + 4))
+            span = _secret_word(text, words[0][0]) if words else None
+            if span:
+                spans.append(span)
+        for i in each("use"):
+            s = i + 4
+            if s < len(text) and text[s] in _QUOTES:
+                span = _quoted_value(text, s, _clause_end(text, s))
+                if span and _password_like(text[span[0] : span[1]], strong=True):
+                    spans.append(span)
+    if "takes" in lower and any(w in lower for w in _LOCKED_THINGS):
+        for i in each("takes"):
+            words = _prose_words(text, i + 5, _clause_end(text, i + 5))
+            if words:
+                value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+                if _password_like(value):
+                    spans.append((words[0][0], words[0][0] + len(value)))
+    for i in each("asks for"):
+        words = _prose_words(text, i + 8, _clause_end(text, i + 8))
+        if words:
+            value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+            if value.isdigit() and 4 <= len(value) <= 8:
+                spans.append((words[0][0], words[0][0] + len(value)))
+    at = text.find(" / ")
+    while at != -1:  # user / secret
+        left = text[:at].split()
+        right = text[at + 3 :].split()
+        if left and right:
+            user = left[-1].strip("(\"'")
+            value = right[0].rstrip(_TRIM)
+            named = user.replace(".", "").replace("_", "").replace("-", "").replace("@", "")
+            if named.isalnum() and not named.isdigit() and _password_like(value, strong=True):
+                s = at + 3 + text[at + 3 :].find(right[0])
+                spans.append((s, s + len(value)))
+        at = text.find(" / ", at + 1)
+    for i in each("it's"):
+        words = _prose_words(text, i + 4, _clause_end(text, i + 4))
+        if words:
+            value = text[words[0][0] : words[0][1]].rstrip(_TRIM)
+            if _password_like(value, strong=True) and any(not c.isalnum() for c in value):
+                spans.append((words[0][0], words[0][0] + len(value)))
+    at = text.find("WIFI:")
+    if at != -1:  # a Wi-Fi QR code: WIFI:T:WPA;S:name;P:secret;;
+        p = text.find(";P:", at, at + 200)
+        if p == -1:
+            p = text.find(":P:", at, at + 200)
+        if p != -1:
+            close = text.find(";", p + 3)
+            if close > p + 3:
+                spans.append((p + 3, close))
+    return spans
+
+
 def _prose(text: str, found: list[str], secrets: list[str]) -> str:
     """Passwords typed in sentences, replaced by `[REDACTED:password]`."""
     lower = text.lower()
     if len(lower) != len(text):  # a character whose lower case is longer: keep positions
         lower = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
-    if not any(t in lower for t in _PROSE_TRIGGERS):
-        return text
-    spans: list[tuple[int, int]] = []
-    for cue, kind in _PROSE_CUES:
+    spans = _said_without_the_word(text, lower)
+    for cue, kind in _PROSE_CUES if any(map(lower.__contains__, _PROSE_TRIGGERS)) else ():
         i = lower.find(cue)
         while i != -1:
             j = i + len(cue)
@@ -1178,9 +1593,15 @@ def _prose(text: str, found: list[str], secrets: list[str]) -> str:
             if j < len(lower) and lower[j] == "s" and kind != _CUE_PIN:
                 j += 1 if j + 1 == len(lower) or not lower[j + 1].isalnum() else 0
             after = lower[j] if j < len(lower) else " "
-            # a word of a sentence, not part of a name, a path or a URL (`?q=auth&…`)
-            if (before.isspace() or before in "\"'(*>[{") and (
-                after.isspace() or after in ":=\"',.;!?)}]"
+            # a word of a sentence, not part of a name, a path or a URL (`?q=auth&…`); a word
+            # of a language written without spaces stands where it stands
+            if kind == _CUE_CODE_LINKED and not any(
+                w in _CODE_LINKS or w.endswith(":") for w in lower[j : j + 40].split()[:3]
+            ):
+                pass  # "error code 4031 means …": no link after it, no value to look for
+            elif ord(cue[0]) >= 0x3000 or (
+                (before.isspace() or before in "\"'(*>[{")
+                and (after.isspace() or after in ":=\"',.;!?)}]")
             ):
                 span = _after_cue(text, lower, j, kind)
                 if span is None and kind != _CUE_PAIR:

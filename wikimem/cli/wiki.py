@@ -379,8 +379,8 @@ def register(app: typer.Typer) -> None:
     def confirm_cmd(
         path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
     ) -> None:
-        """Give agents a note's lines that run a command fetched from the network (`curl … |
-        sh`): withheld from every session until you confirm them here, on this machine."""
+        """Give agents a note's held lines (code fetched and run, `curl … | sh`; a file uploaded;
+        text written to the agent): withheld from every session until you confirm them here."""
         from wikimem.wiki.batch import Wiki
         from wikimem.wiki.remember import confirm
 

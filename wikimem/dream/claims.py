@@ -253,19 +253,20 @@ def past_claims(body: str) -> list[str]:
     return out
 
 
-def runs_fetched_code(text: str) -> bool:
-    """Whether a claim would have an agent run code fetched from the network."""
-    return confirmations.runs_fetched_code(text)
+def needs_confirming(text: str) -> bool:
+    """Whether a claim is a hazard an agent is never given unconfirmed (`wikimem.wiki.hazards`:
+    code fetched and run, a file uploaded, text written to the agent as its instructions, …)."""
+    return confirmations.needs_confirming(text)
 
 
 def hold_new(body: str, before: str) -> str:
-    """`body` with each claim line that is new since `before` and runs fetched code marked held
+    """`body` with each claim line that is new since `before` and needs confirming marked held
     (`held_text`). A line already there is left as it is: one the person confirmed (`wikimem
     confirm`, which also takes the mark off) must not get it back from the next dream."""
     old = set(before.split("\n"))
     lines = body.split("\n")
     for i, line in enumerate(lines):
-        if line.startswith("- ") and line not in old and runs_fetched_code(line):
+        if line.startswith("- ") and line not in old and needs_confirming(line):
             claim = parse_line(line)
             if claim is not None and HELD_MARK not in line:
                 lines[i] = replace(claim, text=held_text(claim.text)).render()
@@ -277,10 +278,7 @@ def held_text(text: str) -> str:
     stored and shown to the person, never injected or indexed until they confirm it."""
     if HELD_MARK in text:
         return text
-    return (
-        f"{HELD_MARK} (it runs a command fetched from the network; `wikimem confirm` gives it "
-        f"to agents): {text}"
-    )
+    return f"{HELD_MARK} ({confirmations.why(text)}; `wikimem confirm` gives it to agents): {text}"
 
 
 def contested_lines(body: str) -> list[tuple[int, Claim]]:

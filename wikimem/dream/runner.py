@@ -236,8 +236,9 @@ class Overlay:
                 return guard.apply_retract(self, op, stamp)
             if isinstance(op, Upsert):
                 existing = self.note(op.path)
-                # A new claim that has an agent run code fetched from the network waits for the
-                # person (docs/security.md); one they confirmed is left alone.
+                # A new claim that is a hazard (code fetched and run, a file uploaded, text
+                # written to the agent, …) waits for the person (docs/security.md); one they
+                # confirmed is left alone.
                 op = replace(op, body=hold_new(op.body, existing.body if existing else ""))
                 # Pinning is a person's call: a dream keeps whatever the note had (gate rule too).
                 if existing is None:

@@ -123,10 +123,10 @@ def _read(home: Home, rel: str, index: Index | None = None) -> tuple[str, str] |
         text = redact(text)[0]
     meta, body = notemeta.read_meta(text)
     body = as_shown(body)  # a sync conflict not yet settled: its newer side, said so
-    # the machine's list is read only for a note that runs fetched code at all
+    # the machine's list is read only for a note that holds a line needing confirmation at all
     confirmed = (
         confirmations.confirmed(home.state_dir)
-        if confirmations.runs_fetched_code(body)
+        if confirmations.may_need_confirming(body)
         else frozenset()
     )
     title = one_line(str(meta.get("title") or rel))

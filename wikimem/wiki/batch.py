@@ -273,7 +273,10 @@ class Wiki:
         if body:
             lines += [body.rstrip(), ""]
         for r in results:
-            if r.ok:
+            if r.ok and r.write.source == "scrub" and r.write.operation == "delete":
+                # the old path holds the value scrub removes: named by where the note went
+                lines.append(f"- delete the note moved to {r.write.requires}")
+            elif r.ok:
                 lines.append(f"- {r.write.operation} {r.write.path}")
         blocked = [r for r in results if r.status == "blocked"]
         if blocked:

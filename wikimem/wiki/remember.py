@@ -170,7 +170,7 @@ def plan(
         else:
             rel, title, kind = path, title_for(path), None
         main = main or rel
-        said = claims.held_text(st.text) if by and claims.runs_fetched_code(st.text) else st.text
+        said = claims.held_text(st.text) if by and claims.needs_confirming(st.text) else st.text
         claim = claims.Claim(
             said, subjects.subject_label(st.text), claims.Provenance(source, day, by=by)
         )
@@ -249,7 +249,7 @@ def _confirm_own(wiki: Wiki, writes: list[MemoryWrite]) -> None:
         ln
         for w in writes
         for ln in (w.proposed_content or "").split("\n")
-        if ln.startswith("- ") and "(remember " in ln and confirmations.runs_fetched_code(ln)
+        if ln.startswith("- ") and "(remember " in ln and confirmations.needs_confirming(ln)
     ]
     if mine:
         with file_lock(wiki.home.state("memory.lock")):
@@ -334,9 +334,9 @@ def confirm(wiki: Wiki, path: str) -> tuple[BatchResult | None, list[str]]:
         text = text[:at] + (text[colon + 3 :] if colon != -1 else "")
         indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
         lines[i] = indent + replace(claim, text=text.strip()).render()
-    fetched = [ln for ln in lines if confirmations.runs_fetched_code(ln)]
+    fetched = [ln for ln in lines if confirmations.needs_confirming(ln)]
     if not fetched:
-        raise WikimemError(f"{rel} holds no line that runs a command fetched from the network")
+        raise WikimemError(f"{rel} holds no line that waits for your confirmation")
     result = None
     if marked:
         write = MemoryWrite(rel, "update", "\n".join(lines), "confirm", (), content_hash(current))

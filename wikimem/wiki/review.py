@@ -7,8 +7,9 @@ one) from the living notes (session digests are history, never contested); `stat
 them and `doctor` says where they are and how to settle one (delete the line that is wrong, in
 an editor or Obsidian, or say which is true in a session or with `wikimem remember`).
 `held(memory_dir, state_dir)` lists the claims withheld from agents (`wikimem.wiki.confirmations`):
-a rule that would have an agent run code fetched from the network, stored but never injected
-until the person confirms it with `wikimem confirm PATH`.
+a line that is a hazard (`wikimem.wiki.hazards`: code fetched and run, a file uploaded, text
+written to the agent as its instructions, …), stored but never injected until the person
+confirms it with `wikimem confirm PATH`.
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ class Held:
 
 
 def held(memory_dir: str, state_dir: str) -> list[Held]:
-    """Lines withheld from agents until the person confirms them: marked held, or running
-    fetched code and not confirmed on this machine (one that arrived from a remote, say)."""
+    """Lines withheld from agents until the person confirms them: marked held, or a hazard
+    not confirmed on this machine (one that arrived from a remote, say)."""
     out: list[Held] = []
     confirmed = confirmations.confirmed(state_dir)
     for rel in note_paths(memory_dir):
