@@ -136,9 +136,9 @@ def _review_checks(home: Home) -> list[Check]:
         Check(
             "claims",
             "warn",
-            f"{h.path}: held until you confirm it (it has an agent run a command fetched from "
-            f"the network, so it is never injected): {h.text[:160]}",
-            f"if you mean it, `wikimem confirm {h.path}`; else delete the line",
+            f"{h.path}: line {h.id} from {h.source} is held until you confirm it ({h.why}; it "
+            f"is never given to an agent): {h.text[:160]}",
+            f"if you mean it, `wikimem confirm {h.path} --line {h.id}`; else delete the line",
         )
         for h in held(home.memory_dir, home.state_dir)
     ]

@@ -38,14 +38,14 @@ import sqlite3
 import time
 
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
+from wikimem.wiki import confirmations, holds, notemeta, origins, pins, plainfile, vetting
 from wikimem.wiki.notemeta import TOP_FOLDERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
 # bm25 column weights: path and ordinal are unindexed; then title, tags, path words, heading,
@@ -83,6 +83,7 @@ class Index:
         self._pins: frozenset[str] | None = None
         self._pins_read = False
         self._confirmations: frozenset[str] | None = None  # read when a note is indexed
+        self._book: origins.Book | None = None  # who brought which line: read when indexing
         self.db = self._open(busy_ms)
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
@@ -193,6 +194,7 @@ class Index:
         complete = True
         self._pins_read = False  # a person may have pinned or unpinned since the last refresh
         self._confirmations = None
+        self._book = None
         if not self._begin_write(deadline):
             return False  # another process is writing: search what is there
         try:
@@ -312,6 +314,11 @@ class Index:
             self._confirmations = confirmations.confirmed(os.path.dirname(self.path))
         return self._confirmations
 
+    def _origins(self) -> origins.Book:
+        if self._book is None:
+            self._book = origins.Book(os.path.dirname(self.path))
+        return self._book
+
     def _pin_honoured(self, rel: str) -> bool:
         if not self._pins_read:
             self._pins = pins.honoured(os.path.dirname(self.path))
@@ -344,7 +351,7 @@ class Index:
         # A sync conflict not yet settled is indexed (and so found and given) as its newer
         # side, said so: never its markers, never the older side's words.
         body = as_shown(body)
-        title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
+        title = holds.safe_title(str(meta.get("title") or ""), rel)
         tags = " ".join(notemeta.as_list(meta.get("tags")))
         parts = rel[:-3].split("/")
         project = parts[1] if parts[0] == "projects" and len(parts) >= 3 else ""
@@ -369,10 +376,16 @@ class Index:
         )
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
         pathwords = " ".join(p.replace("-", " ") for p in parts)
+        book = self._origins()
         rows = [
             (first + ordinal, rel, ordinal, title, tags, pathwords, heading, passage, about)
             for ordinal, (heading, passage, about) in enumerate(
-                split_passages(body, self._confirmed(), digest=kind == "session")[:ROWS_PER_NOTE]
+                split_passages(
+                    body,
+                    self._confirmed(),
+                    digest=kind == "session",
+                    origin=lambda line: book.origin(rel, line),
+                )[:ROWS_PER_NOTE]
             )
         ]
         self.db.executemany(
@@ -622,14 +635,23 @@ def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[s
     return [(heading, text) for heading, text, _ in split_passages(body, confirmed)]
 
 
+def _nobody(line: str) -> str:
+    return ""
+
+
 def split_passages(
-    body: str, confirmed: frozenset[str] = frozenset(), digest: bool = False
+    body: str,
+    confirmed: frozenset[str] = frozenset(),
+    digest: bool = False,
+    origin: Callable[[str], str] = _nobody,
 ) -> list[tuple[str, str, str]]:
     """(heading, text, about) passages: split at headings, then at blank lines and top-level
     list items, packed back together up to PASSAGE_CHARS. Marker comments and the generated
-    links block are dropped. In a session digest (`digest`), a turn's `**About:**` line is taken
-    out of the text whole, before any cut, and given as `about` with every piece of its turn:
-    it finds the turn, and is never the text a prompt is given."""
+    links block are dropped, and so is every line held from agents (`wikimem.wiki.holds`: who
+    brought it is `origin(line)`, this machine's record; by default nobody, not the person).
+    In a session digest (`digest`), a turn's `**About:**` line is taken out of the text whole,
+    before any cut, and given as `about` with every piece of its turn: it finds the turn, and
+    is never the text a prompt is given."""
     out: list[tuple[str, str, str]] = []
     heading = ""
     blocks: list[tuple[str, str]] = []  # (text, about)
@@ -663,7 +685,7 @@ def split_passages(
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
-        if confirmations.held(line, confirmed):
+        if holds.held(line, origin(line), confirmed):
             continue  # never an answer until the person confirms it
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other
