@@ -5,7 +5,6 @@ from tool output with who said them."""
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 from wikimem.dream.claims import (

@@ -473,7 +473,8 @@ def _moved(memory_dir: str, old: str, new: str) -> dict[str, tuple[str | None, s
         names = gitrun.run(memory_dir, "diff", "--no-renames", "--name-only", "-z", old, new)
         log = gitrun.run(
             memory_dir, "log", "--no-merges", "-z", "--name-only",
-            "--format=\x1e%an%x00%aI%x00", f"{old}..{new}",
+            "--format=\x1e%an%x00%aI%x00%(trailers:key=Wikimem-Machine,valueonly,separator=%x2C)%x00",
+            f"{old}..{new}",
         )  # fmt: skip
     except OSError:
         return {}
@@ -482,12 +483,17 @@ def _moved(memory_dir: str, old: str, new: str) -> dict[str, tuple[str | None, s
     authors: dict[str, tuple[str, str]] = {}
     for entry in log.stdout.decode("utf-8", "replace").split("\x1e"):
         fields = entry.split("\0")
-        if len(fields) < 3:
+        if len(fields) < 4:
             continue
-        for rel in fields[2:]:
+        name, machine = fields[0].strip(), fields[2].strip()
+        # wikimem's own commits all say "wikimem": the machine they name tells them apart
+        # (both are the remote's word, shown as a label, never trusted)
+        if machine:
+            name = machine if name in ("", "wikimem") else f"{name}, {machine}"
+        for rel in fields[3:]:
             rel = rel.strip("\n")
             if rel:
-                authors.setdefault(rel, (fields[0], fields[1][:10]))  # newest first
+                authors.setdefault(rel, (name, fields[1][:10]))  # newest first
     out: dict[str, tuple[str | None, str | None, str]] = {}
     for rel in names.stdout.decode("utf-8", "replace").split("\0"):
         if not rel.endswith(".md") or rel.split("/", 1)[0] not in notemeta.TOP_FOLDERS:
