@@ -603,8 +603,17 @@ def _find_all(text: str, needle: str) -> list[int]:
 
 
 def _attributed(hit: Hit, book: origins.Book | None) -> attribution.Rendered:
-    text = as_shown(hit.body)  # (indexed before conflicts were shown so: never a marker)
-    return attribution.render(hit.path, text, book or _NOBODY)
+    """A passage attributed: once per passage and record (its cost, the legend and the text
+    given all ask)."""
+    book = book or _NOBODY
+    memo = (hit.path, hit.body)
+    found = book.rendered.get(memo)
+    if not isinstance(found, attribution.Rendered):
+        if len(book.rendered) > 1024:
+            book.rendered.clear()
+        text = as_shown(hit.body)  # (indexed before conflicts were shown so: never a marker)
+        found = book.rendered[memo] = attribution.render(hit.path, text, book)
+    return found
 
 
 def _passage_lines(hit: Hit, book: origins.Book | None = None) -> str:
@@ -616,14 +625,14 @@ def _passage_lines(hit: Hit, book: origins.Book | None = None) -> str:
     return body
 
 
-class _Nobody:
+class _Nobody(origins.Book):
     """No record at all: every line is nobody's (never the person's)."""
 
     def origin(self, rel: str, line: str) -> str:
         return ""
 
 
-_NOBODY: origins.Book = _Nobody()  # type: ignore[assignment]
+_NOBODY: origins.Book = _Nobody("")
 
 
 # -- the hook's entry ----------------------------------------------------------------------------

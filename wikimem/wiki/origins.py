@@ -104,8 +104,20 @@ _LABELS = {
 UNRECORDED = "source not recorded"
 
 
+_LABELED: dict[str, str] = {}
+
+
 def label(origin: str) -> str:
     """The source of a line that is not the person's, as an agent is told it."""
+    found = _LABELED.get(origin)
+    if found is None:
+        if len(_LABELED) > 256:
+            _LABELED.clear()
+        found = _LABELED[origin] = _label(origin)
+    return found
+
+
+def _label(origin: str) -> str:
     kind, via, date = _parts(origin)
     form = _LABELS.get(kind)
     if form is None:
@@ -208,6 +220,8 @@ def _file(state_dir: str, scope: str) -> str:
 
 
 def _load(state_dir: str, scope: str) -> dict[str, dict[str, str]]:
+    """{note: {key: origin}} of one scope. Read on a hook's path: one bounded read, one parse,
+    entries checked only when asked for (`Book`)."""
     try:
         with open(_file(state_dir, scope), "rb") as fh:
             raw = fh.read(MAX_BYTES + 1)
@@ -220,13 +234,7 @@ def _load(state_dir: str, scope: str) -> dict[str, dict[str, str]]:
     except (ValueError, UnicodeDecodeError):
         return {}  # damaged: nothing is the person's until they write again
     notes = data.get("notes") if isinstance(data, dict) else None
-    if not isinstance(notes, dict):
-        return {}
-    return {
-        str(rel): {str(k): str(v) for k, v in lines.items() if isinstance(v, str)}
-        for rel, lines in notes.items()
-        if isinstance(lines, dict)
-    }
+    return notes if isinstance(notes, dict) else {}
 
 
 def oversized(state_dir: str) -> list[str]:
@@ -245,22 +253,36 @@ def oversized(state_dir: str) -> list[str]:
     return out
 
 
+# A session digest is wikimem's own record of a session: its lines are recorded only when
+# something else brought them (a remote's commit), which keeps the record small.
+DIGEST = "/sessions/"
+DIGEST_ORIGIN = f"{SESSION}|dream|"
+
+
 class Book:
     """The record as read on a hook's path: each scope's file once, when first asked about."""
 
     def __init__(self, state_dir: str) -> None:
         self.state_dir = state_dir
         self._scopes: dict[str, dict[str, dict[str, str]]] = {}
+        self.rendered: dict[tuple[str, str], object] = {}  # a reader's own cache (injection)
 
     def note(self, rel: str) -> dict[str, str]:
         scope = scope_of(rel)
         if scope not in self._scopes:
             self._scopes[scope] = _load(self.state_dir, scope)
-        return self._scopes[scope].get(rel, {})
+        lines = self._scopes[scope].get(rel)
+        return lines if isinstance(lines, dict) else {}
 
     def origin(self, rel: str, line: str) -> str:
+        lines = self.note(rel)
+        if not lines:  # nothing recorded: no line of it needs hashing to know
+            return DIGEST_ORIGIN if DIGEST in rel else ""
         k = key(line)
-        return self.note(rel).get(k, "") if k is not None else ""
+        found = lines.get(k) if k is not None else None
+        if isinstance(found, str):
+            return found
+        return DIGEST_ORIGIN if DIGEST in rel else ""
 
 
 # -- the writing side (never on a hook's path) ---------------------------------------------------
@@ -292,7 +314,10 @@ def new_map(
 
 
 def load_note(state_dir: str, rel: str) -> dict[str, str]:
-    return _load(state_dir, scope_of(rel)).get(rel, {})
+    lines = _load(state_dir, scope_of(rel)).get(rel)
+    if not isinstance(lines, dict):
+        return {}
+    return {str(k): v for k, v in lines.items() if isinstance(v, str)}
 
 
 def save(state_dir: str, notes: Mapping[str, Mapping[str, str] | None]) -> None:
@@ -307,6 +332,8 @@ def save(state_dir: str, notes: Mapping[str, Mapping[str, str] | None]) -> None:
     for scope, changes in by_scope.items():
         current = _load(state_dir, scope)
         for rel, lines in changes.items():
+            if lines and DIGEST in rel:
+                lines = {k: v for k, v in lines.items() if who(v) != SESSION}
             if lines:
                 current[rel] = dict(lines)
             else:
