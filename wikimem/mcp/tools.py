@@ -182,7 +182,7 @@ class MemoryTools:
             notes.append(
                 {
                     "path": rel,
-                    "title": str(meta.get("title") or ""),
+                    "title": holds.safe_title(str(meta.get("title") or ""), rel),
                     "kind": str(meta.get("kind") or ""),
                     "updated": str(meta.get("updated") or ""),
                 }
@@ -303,7 +303,7 @@ class MemoryTools:
                 notes.append(
                     {
                         "path": rel,
-                        "title": str(meta.get("title") or ""),
+                        "title": holds.safe_title(str(meta.get("title") or ""), rel),
                         "change": "deleted" if text is None else "changed",
                         "date": commit.date,
                         "commit": commit.sha[:12],

@@ -530,7 +530,7 @@ def _default_origin(source: str, today: str) -> str | None:
     if source == "mcp":
         return origins.code(origins.MCP, "mcp", today)
     if source == "import":
-        return origins.code(origins.IMPORT, "import", today)
+        return origins.code(origins.IMPORT, "", today)
     return None  # pin, confirm, scrub, forget, recover: they bring no line of their own
 
 
