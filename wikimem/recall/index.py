@@ -38,12 +38,14 @@ import sqlite3
 import time
 
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import confirmations, holds, notemeta, origins, pins, plainfile, vetting
+from wikimem.wiki import confirmations, notemeta, pins, plainfile, vetting
 from wikimem.wiki.notemeta import TOP_FOLDERS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator
+
+    from wikimem.wiki.origins import Book
 
 SCHEMA_VERSION = "8"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
@@ -83,7 +85,7 @@ class Index:
         self._pins: frozenset[str] | None = None
         self._pins_read = False
         self._confirmations: frozenset[str] | None = None  # read when a note is indexed
-        self._book: origins.Book | None = None  # who brought which line: read when indexing
+        self._book: Book | None = None  # who brought which line: read when indexing
         self.db = self._open(busy_ms)
 
     def _open(self, busy_ms: int) -> sqlite3.Connection:
@@ -154,6 +156,7 @@ class Index:
                 id INTEGER PRIMARY KEY, path TEXT UNIQUE, mtime_ns INTEGER, size INTEGER,
                 title TEXT, kind TEXT, tags TEXT, pinned INTEGER, updated TEXT, project TEXT,
                 chars INTEGER, held TEXT NOT NULL DEFAULT '');
+            CREATE INDEX notes_project ON notes(project);
             CREATE TABLE dirs (path TEXT PRIMARY KEY, mtime_ns INTEGER);
             CREATE VIRTUAL TABLE passages USING fts5(
                 path UNINDEXED, ordinal UNINDEXED, title, tags, pathwords, heading, body, about,
@@ -314,9 +317,11 @@ class Index:
             self._confirmations = confirmations.confirmed(os.path.dirname(self.path))
         return self._confirmations
 
-    def _origins(self) -> origins.Book:
+    def _origins(self) -> Book:
         if self._book is None:
-            self._book = origins.Book(os.path.dirname(self.path))
+            from wikimem.wiki.origins import Book
+
+            self._book = Book(os.path.dirname(self.path))
         return self._book
 
     def _pin_honoured(self, rel: str) -> bool:
@@ -351,7 +356,9 @@ class Index:
         # A sync conflict not yet settled is indexed (and so found and given) as its newer
         # side, said so: never its markers, never the older side's words.
         body = as_shown(body)
-        title = holds.safe_title(str(meta.get("title") or ""), rel)
+        from wikimem.wiki.holds import safe_title  # (only when indexing: not on a prompt's way)
+
+        title = safe_title(str(meta.get("title") or ""), rel)
         tags = " ".join(notemeta.as_list(meta.get("tags")))
         parts = rel[:-3].split("/")
         project = parts[1] if parts[0] == "projects" and len(parts) >= 3 else ""
@@ -563,8 +570,14 @@ class Index:
         return (str(row[0]), str(row[1])) if row else None
 
     def projects(self) -> list[str]:
-        """Every project slug with a note in the wiki."""
-        rows = self.db.execute("SELECT DISTINCT project FROM notes WHERE project != ''")
+        """Every project slug with a note in the wiki. A walk from one project to the next on
+        the index of projects: a few lookups per project, not a read of every note's row (it
+        is asked on every prompt)."""
+        rows = self.db.execute(
+            "WITH RECURSIVE p(x) AS (SELECT MIN(project) FROM notes WHERE project > ''"
+            " UNION ALL SELECT (SELECT MIN(project) FROM notes WHERE project > x) FROM p"
+            " WHERE x IS NOT NULL) SELECT x FROM p WHERE x IS NOT NULL"
+        )
         return [str(r[0]) for r in rows]
 
 
@@ -652,6 +665,8 @@ def split_passages(
     In a session digest (`digest`), a turn's `**About:**` line is taken out of the text whole,
     before any cut, and given as `about` with every piece of its turn: it finds the turn, and
     is never the text a prompt is given."""
+    from wikimem.wiki.holds import held
+
     out: list[tuple[str, str, str]] = []
     heading = ""
     blocks: list[tuple[str, str]] = []  # (text, about)
@@ -685,7 +700,7 @@ def split_passages(
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
-        if holds.held(line, origin(line), confirmed):
+        if held(line, origin(line), confirmed):
             continue  # never an answer until the person confirms it
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other

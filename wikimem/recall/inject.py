@@ -52,7 +52,7 @@ from wikimem.recall.given import (
     turn_id,
 )
 from wikimem.sync.markers import as_shown
-from wikimem.wiki import confirmations, holds, notemeta, origins, pins, plainfile, vetting
+from wikimem.wiki import confirmations, notemeta, origins, pins, plainfile, vetting
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -119,6 +119,8 @@ class _Confirmed:
         self._keys: frozenset[str] | None = None
 
     def held(self, line: str, origin: str) -> bool:
+        from wikimem.wiki import holds  # (not needed to answer a prompt: the index held them)
+
         if not holds.held(line, origin):
             return False
         if self._keys is None:
@@ -145,7 +147,9 @@ def _read(
     body = as_shown(body)  # a sync conflict not yet settled: its newer side, said so
     book = book or origins.Book(home.state_dir)
     confirmed = _Confirmed(home.state_dir)
-    title = one_line(holds.safe_title(str(meta.get("title") or ""), rel))
+    from wikimem.wiki.holds import safe_title
+
+    title = one_line(safe_title(str(meta.get("title") or ""), rel))
     kept = _strip_markers(body, lambda line: confirmed.held(line, book.origin(rel, line)))
     return title, data(kept.strip())
 
@@ -554,7 +558,7 @@ def prompt(
 def _header(hit: Hit) -> str:
     if hit.kind == "session":
         return f"### {one_line(hit.path)}"  # a digest's title only repeats its path's date and id
-    return f"### {one_line(hit.path)} — {one_line(holds.safe_title(hit.title, hit.path))}"
+    return f"### {one_line(hit.path)} — {one_line(hit.title)}"  # (the index made it safe)
 
 
 def window(text: str, terms: Sequence[str], size: int) -> str:
