@@ -142,6 +142,18 @@ def _review_checks(home: Home) -> list[Check]:
         )
         for h in held(home.memory_dir, home.state_dir)
     ]
+    from wikimem.wiki import origins
+
+    for name in origins.oversized(home.state_dir):
+        out.append(
+            Check(
+                "claims",
+                "warn",
+                f"state/{origins.DIR}/{name} is over {origins.MAX_BYTES >> 20} MB and is not "
+                "read: no line of its notes is given to agents as yours",
+                "split the project's notes, or say again what matters with `wikimem remember`",
+            )
+        )
     pairs = contested(home.memory_dir)
     if not pairs:
         return out
