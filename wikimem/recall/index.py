@@ -391,7 +391,7 @@ class Index:
                     body,
                     self._confirmed(),
                     digest=kind == "session",
-                    origin=lambda line: book.origin(rel, line),
+                    origin=book.of(rel),
                 )[:ROWS_PER_NOTE]
             )
         ]
@@ -665,8 +665,10 @@ def split_passages(
     In a session digest (`digest`), a turn's `**About:**` line is taken out of the text whole,
     before any cut, and given as `about` with every piece of its turn: it finds the turn, and
     is never the text a prompt is given."""
+    from wikimem.wiki.directives import screen
     from wikimem.wiki.holds import held
 
+    rules = screen(body)  # the instruction rules worth trying on this note's lines at all
     out: list[tuple[str, str, str]] = []
     heading = ""
     blocks: list[tuple[str, str]] = []  # (text, about)
@@ -700,7 +702,7 @@ def split_passages(
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
-        if held(line, origin(line), confirmed):
+        if held(line, origin(line) if rules else "", confirmed, rules):
             continue  # never an answer until the person confirms it
         if stripped.startswith("<!-- ") and stripped.endswith(" -->"):
             # The generated links block is there for Obsidian's graph: wikilinks to other

@@ -70,7 +70,9 @@ _NEGATIONS = ("never ", "not ", "n't ", "no ", "avoid ", "without ", "nor ")
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.translate(_INVISIBLE).replace("\u2019", "'").lower().split())
+    if not text.isascii():  # invisible characters and curly quotes are never ASCII
+        text = text.translate(_INVISIBLE).replace("\u2019", "'")
+    return " ".join(text.lower().split())
 
 
 def _words_at(low: str, word: str) -> list[int]:
@@ -94,12 +96,14 @@ def _override(low: str) -> bool:
 
 
 def _role(low: str) -> bool:
-    if any(tag in low for tag in _ROLE_TAGS):
+    if any(map(low.__contains__, _ROLE_TAGS)):
         return True
     return low.lstrip("-*+># ").startswith(_ROLES_AT_START)
 
 
 def _has_place(text: str) -> bool:
+    if not any(map(text.__contains__, _SECRET_PLACES)):
+        return False
     for place in _SECRET_PLACES:
         at = text.find(place)
         while at != -1:
@@ -113,17 +117,20 @@ def _has_place(text: str) -> bool:
 
 def _exfiltration(low: str) -> bool:
     places = _has_place(low)
-    names = any(n in low for n in _SECRET_NAMES)
-    if not places and not names:
-        return False
+    if not places and not (
+        any(map(low.__contains__, _SECRET_NAMES)) and any(map(low.__contains__, _DESTINATIONS))
+    ):
+        return False  # a secret's name is an order only with somewhere to send it
     for verb in _SENDS:
         for at in _words_at(low, verb):
-            if any(n in low[max(0, at - 16) : at] for n in _NEGATIONS):
+            if any(map(low[max(0, at - 16) : at].__contains__, _NEGATIONS)):
                 continue  # "never paste secrets into the chat" is a rule against it
             rest = low[at : at + 200]
             if places and _has_place(rest):
                 return True
-            if any(n in rest for n in _SECRET_NAMES) and any(d in rest for d in _DESTINATIONS):
+            if any(map(rest.__contains__, _SECRET_NAMES)) and any(
+                map(rest.__contains__, _DESTINATIONS)
+            ):
                 return True
     return False
 
@@ -133,23 +140,59 @@ def _upload(low: str) -> bool:
     for verb in ("upload", "send", "post", "exfiltrate", "transmit"):
         for at in _words_at(low, verb + " "):
             rest = low[at : at + 200]
-            if any(p in rest for p in (" ~/", " /home/", " /users/", " /etc/", " /root/")) and any(
-                a in rest for a in ("http://", "https://", "ftp://", "webhook", "pastebin")
-            ):
+            if any(
+                map(rest.__contains__, (" ~/", " /home/", " /users/", " /etc/", " /root/"))
+            ) and any(a in rest for a in ("http://", "https://", "ftp://", "webhook", "pastebin")):
                 return True
     return False
 
 
-def instruction_shaped(text: str) -> bool:
+def _secrecy(low: str) -> bool:
+    return any(map(low.__contains__, _SECRECY))
+
+
+def _exfiltration_possible(low: str) -> bool:
+    return _has_place(low) or (
+        any(map(low.__contains__, _SECRET_NAMES)) and any(map(low.__contains__, _DESTINATIONS))
+    )
+
+
+# Each rule, and words one of which its text needs: a note whose text holds none of a rule's
+# words (`screen`) has no line that rule has to be tried on. (`any(map(text.__contains__,
+# words))` keeps the loop over the words in C: the index asks this of many lines.)
+_RULES = (
+    ("override", (*_ORDERS, "from now on", "you are now"), _override),
+    ("role", ("system", "<|", "[inst]", "<<sys", "override", "instructions:"), _role),
+    ("secrecy", ("tell", "inform", "mention", "know", "secret", "hide", "reveal", "disclose"),
+     _secrecy),
+    ("upload", (" ~/", " /home/", " /users/", " /etc/", " /root/"), _upload),
+)  # fmt: skip
+EVERY = frozenset(("caps", "exfiltration", *(name for name, _, _ in _RULES)))
+
+
+def screen(text: str) -> frozenset[str]:
+    """The rules that may find an instruction in some line of `text` (a whole note): the rest
+    need not be tried on any of its lines."""
+    low = _norm(text)
+    found = {name for name, words, _ in _RULES if any(map(low.__contains__, words))}
+    if "SYSTEM" in text:
+        found.add("caps")
+    if _exfiltration_possible(low):
+        found.add("exfiltration")
+    return frozenset(found)
+
+
+def instruction_shaped(text: str, rules: frozenset[str] = EVERY) -> bool:
+    """Whether `text` is worded as an instruction to the agent; `rules`: only those that may
+    (`screen` of the note it is a line of)."""
+    if not rules:
+        return False
     low = _norm(text)
     if not low:
         return False
-    if "SYSTEM:" in text or "SYSTEM :" in text:
+    if "caps" in rules and ("SYSTEM:" in text or "SYSTEM :" in text):
         return True
-    return (
-        _override(low)
-        or _role(low)
-        or any(s in low for s in _SECRECY)
-        or _exfiltration(low)
-        or _upload(low)
-    )
+    for name, words, rule in _RULES:
+        if name in rules and any(map(low.__contains__, words)) and rule(low):
+            return True
+    return "exfiltration" in rules and _exfiltration(low)

@@ -33,12 +33,18 @@ FETCHED = "it runs a command fetched from the network"
 INSTRUCTION = "it is worded as an instruction to the agent"
 
 
-def held(line: str, origin: str, confirmed: frozenset[str] = frozenset()) -> bool:
+def held(
+    line: str,
+    origin: str,
+    confirmed: frozenset[str] = frozenset(),
+    rules: frozenset[str] = directives.EVERY,
+) -> bool:
+    """`rules`: the instruction rules worth trying (`directives.screen` of the whole note)."""
     if confirmations.held(line, confirmed):
         return True
     if origins.is_person(origin) or not line.strip():
         return False
-    return directives.instruction_shaped(line) and confirmations.key(line) not in confirmed
+    return directives.instruction_shaped(line, rules) and confirmations.key(line) not in confirmed
 
 
 def why(line: str, origin: str) -> str:

@@ -48,7 +48,7 @@ from wikimem.wiki import notemeta
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 PERSON = "person"
 AGENT = "agent"
@@ -273,6 +273,20 @@ class Book:
             self._scopes[scope] = _load(self.state_dir, scope)
         lines = self._scopes[scope].get(rel)
         return lines if isinstance(lines, dict) else {}
+
+    def of(self, rel: str) -> Callable[[str], str]:
+        """`origin` for the lines of one note (its record looked up once)."""
+        lines = self.note(rel)
+        default = DIGEST_ORIGIN if DIGEST in rel else ""
+        if not lines:
+            return lambda line: default
+
+        def origin(line: str) -> str:
+            k = key(line)
+            found = lines.get(k) if k is not None else None
+            return found if isinstance(found, str) else default
+
+        return origin
 
     def origin(self, rel: str, line: str) -> str:
         lines = self.note(rel)
