@@ -3,7 +3,9 @@
 
 Budget (docs/architecture.md, "Budgets"): median wall ≤ 1.5× `python -c pass`. The wiki is generated (profile notes,
 20 projects with standing notes, the rest session digests), indexed once as after a commit, and
-each run uses a new session id so nothing is skipped as already given. Prompts mix common words
+each run uses a new session id so nothing is skipped as already given. Who brought each line is
+recorded as a home that wrote these notes through wikimem would have it (the profile and
+standing notes the person's, the digests wikimem's record), so the hook reads that record too. Prompts mix common words
 with one ticket and one function name of the project the session is in, like real prompts
 (injection is scoped: another project's tickets would rightly find nothing); notes name such
 things too.
@@ -134,6 +136,25 @@ def index_with(checkout: Path, home_root: str) -> None:
     subprocess.run([sys.executable, "-c", code, str(checkout), home_root], check=True)
 
 
+def record_origins(home: object) -> None:
+    """Who brought each line, as a home that wrote these notes through wikimem would have it
+    (`wikimem.wiki.origins`): the profile and the standing notes the person's, the digests
+    wikimem's record, so that injection reads the record it would read on a real home."""
+    from wikimem.home import Home
+    from wikimem.wiki import origins
+    from wikimem.wiki.plainfile import note_paths, read_text
+
+    assert isinstance(home, Home)
+    person = origins.code(origins.PERSON, "codex", "2026-11-30")
+    session = origins.code(origins.SESSION, "dream", "2026-11-30")
+    notes = {}
+    for rel in note_paths(home.memory_dir):
+        who = session if "/sessions/" in rel else person
+        keys = origins.body_keys(read_text(home.memory_dir, rel))
+        notes[rel] = {k: who for k in keys}
+    origins.save(home.state_dir, notes)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--notes", type=int, default=10_000)
@@ -150,6 +171,7 @@ def main() -> int:
         home = Home(os.path.join(tmp, "home"))
         init_home(home)
         generate(Path(home.memory_dir), args.notes, rng)
+        record_origins(home)
         start = time.perf_counter()
         index = open_index(home.state_dir, home.memory_dir)
         index.refresh(full=True)

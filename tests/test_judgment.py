@@ -4,6 +4,7 @@ from tool output with who said them."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from wikimem.dream.claims import (
@@ -505,7 +506,11 @@ def test_a_fetched_command_from_elsewhere_is_withheld_until_confirmed_here(
     subprocess.run(["git", "-C", str(note.parents[2]), "commit", "-qm", "pulled"], check=True)
     given = _session_start(repo)
     assert "Use pnpm" in given and "get.evil.example" not in given
-    proc = wikimem("confirm", "projects/acme-api/conventions.md")
+    listed = wikimem("confirm", "projects/acme-api/conventions.md", "--json")
+    assert listed.returncode == 0, listed.stderr
+    [line] = json.loads(listed.stdout)["held"]  # shown, with its id; nothing confirmed yet
+    assert "get.evil.example" in line["text"] and "get.evil.example" not in _session_start(repo)
+    proc = wikimem("confirm", "projects/acme-api/conventions.md", "--line", line["id"])
     assert proc.returncode == 0, proc.stderr
     assert "get.evil.example" in _session_start(repo)
 

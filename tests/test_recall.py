@@ -521,6 +521,13 @@ def test_living_claims_come_first_and_stale_history_is_not_offered(
     home: Path, project: str
 ) -> None:
     seed(home, {**NOTES, **SCOPED})
+    # the person said it in codex that day, as this machine recorded it (wikimem.wiki.origins)
+    from wikimem.wiki import origins
+
+    facts = "projects/acme-api/facts.md"
+    said = origins.code(origins.PERSON, "codex", "2026-11-30")
+    lines = SCOPED[facts][2].splitlines()
+    origins.save(str(home / "state"), {facts: {str(origins.key(lines[0])): said}})
     text = context_of(
         run_hook(
             "claude",
@@ -529,6 +536,8 @@ def test_living_claims_come_first_and_stale_history_is_not_offered(
     )
     assert "port 9300 (was 9102 until 2026-11-30)" in text
     assert "(codex, 2026-11-30)" in text and "[[" not in text  # provenance, compact
+    # the line nobody recorded is quoted, whatever its text says
+    assert "> - Releases are cut with `make release` from main.\n" in text
     assert "runs on port 9102 here" not in text  # the superseded digest line is not given
 
 

@@ -75,7 +75,9 @@ def test_living_notes_are_given_as_they_are(home: Path) -> None:
     text = inject_prompt(h, index, "acme-api", None, "where does tool 17 live?", 3000)
     assert text is not None and "bin/tool17." in text
     first = next(t for _, t in passages(body) if "tool17" in t)
-    assert first in text  # the passage, whole: a claim line stands alone, nothing to read on to
+    # the passage, whole (quoted: nobody recorded these lines as the person's): a claim line
+    # stands alone, nothing to read on to
+    assert "\n".join(f"> {ln}" for ln in first.split("\n")) in text
 
 
 def hit(path: str, score: float, body: str) -> Hit:

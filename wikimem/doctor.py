@@ -190,12 +190,24 @@ def _review_checks(home: Home) -> list[Check]:
         Check(
             "claims",
             "warn",
-            f"{h.path}: held until you confirm it (it has an agent run a command fetched from "
-            f"the network, so it is never injected): {h.text[:160]}",
-            f"if you mean it, `wikimem confirm {h.path}`; else delete the line",
+            f"{h.path}: line {h.id} from {h.source} is held until you confirm it ({h.why}; it "
+            f"is never given to an agent): {h.text[:160]}",
+            f"if you mean it, `wikimem confirm {h.path} --line {h.id}`; else delete the line",
         )
         for h in held(home.memory_dir, home.state_dir)
     ]
+    from wikimem.wiki import origins
+
+    for name in origins.oversized(home.state_dir):
+        out.append(
+            Check(
+                "claims",
+                "warn",
+                f"state/{origins.DIR}/{name} is over {origins.MAX_BYTES >> 20} MB and is not "
+                "read: no line of its notes is given to agents as yours",
+                "split the project's notes, or say again what matters with `wikimem remember`",
+            )
+        )
     pairs = contested(home.memory_dir)
     if not pairs:
         return out

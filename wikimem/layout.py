@@ -97,6 +97,11 @@ def init_home(home: Home) -> InitResult:
     # From now on a pin counts only when set here (notes adopted from an existing vault are the
     # person's own, and count): a pin that arrives later from a remote does not.
     pins.seed(home.state_dir, home.memory_dir)
+    from wikimem.wiki import origins
+
+    # Likewise whose each line is (docs/security.md): the notes adopted here are the person's;
+    # from now on a line is theirs only when it enters through them on this machine.
+    origins.seed(home.state_dir, home.memory_dir)
     index_path = home.state("index.sqlite3")
     if not os.path.exists(index_path):
         from wikimem.recall.index import open_index

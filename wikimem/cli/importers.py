@@ -129,7 +129,7 @@ def gemini_cmd(
     from wikimem.importers import gemini_memories
 
     initialised_home(home)
-    _run(home, gemini_memories.NAME, gemini_memories.scan(dir), json_out)
+    _run(home, gemini_memories.NAME, lambda: gemini_memories.scan(dir), json_out)
 
 
 @import_app.command("qwen-memories")
@@ -148,7 +148,7 @@ def qwen_cmd(
     from wikimem.importers import qwen_memories
 
     initialised_home(home)
-    _run(home, qwen_memories.NAME, qwen_memories.scan(dir), json_out)
+    _run(home, qwen_memories.NAME, lambda: qwen_memories.scan(dir), json_out)
 
 
 @import_app.command("cursor-rules")
@@ -167,7 +167,7 @@ def cursor_cmd(
     from wikimem.importers import cursor_rules
 
     initialised_home(home)
-    _run(home, cursor_rules.NAME, cursor_rules.scan(project_dir), json_out)
+    _run(home, cursor_rules.NAME, lambda: cursor_rules.scan(project_dir), json_out)
 
 
 def register(app: typer.Typer) -> None:

@@ -72,10 +72,12 @@ def register(app: typer.Typer) -> None:
         for h in hits:
             best.setdefault(h.path, h)  # a note's best passage
         terms = query_terms(query)
+        from wikimem.wiki.holds import safe_title
+
         results = [
             {
                 "path": h.path,
-                "title": h.title,
+                "title": safe_title(h.title, h.path),
                 "kind": h.kind,
                 "score": round(h.score, 3),
                 "section": h.heading,

@@ -377,15 +377,57 @@ def register(app: typer.Typer) -> None:
     @app.command("confirm")
     @handle_errors
     def confirm_cmd(
-        path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
+        path: PathArg,
+        line: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--line",
+                help="The id of a held line to give to agents, as listed (repeat for more).",
+            ),
+        ] = None,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
-        """Give agents a note's held lines (code fetched and run, `curl … | sh`; a file uploaded;
-        text written to the agent): withheld from every session until you confirm them here."""
+        """Show a note's lines held from agents (a command fetched from the network, or an
+        instruction that is not yours), and give the ones you name to agents, on this machine.
+
+        Without --line it lists them with their ids; at a terminal it then asks whether to
+        confirm exactly those lines. A line added or changed since it was listed has another id
+        and stays held."""
         from wikimem.wiki.batch import Wiki
-        from wikimem.wiki.remember import confirm
+        from wikimem.wiki.remember import confirm, held_lines
 
         wiki = Wiki(initialised_home(home))
-        result, lines = confirm(wiki, path)
+        ids = list(line or [])
+        if not ids:
+            rel, waiting = held_lines(wiki, path)
+            if json_out:
+                listed = [h.__dict__ for h in waiting]
+                print_json({"path": rel, "held": listed, "confirmed": []})
+                return
+            if not waiting:
+                console.print(f"{rel}: no line is held", markup=False)
+                return
+            console.print(
+                f"{rel}: {len(waiting)} line(s) held from agents (quoted data, not instructions):",
+                markup=False,
+            )
+            for h in waiting:
+                console.print(f"  {h.id}  from {h.source}; {h.why}", markup=False)
+                console.print(f"      > {h.text.strip()}", markup=False, soft_wrap=True)
+            if not (sys.stdin.isatty() and console.is_terminal):
+                hint = " ".join(f"--line {h.id}" for h in waiting)
+                console.print(
+                    f"nothing confirmed: `wikimem confirm {rel} {hint}` gives these to agents",
+                    markup=False,
+                    soft_wrap=True,
+                )
+                return
+            if not typer.confirm("Give exactly these lines to agents?", default=False):
+                console.print("nothing confirmed", markup=False)
+                return
+            ids = [h.id for h in waiting]  # what was shown, not what is there by now
+        result, lines = confirm(wiki, path, ids)
         if result is not None:
             _then_sync(wiki, result)
         if json_out:
@@ -394,8 +436,8 @@ def register(app: typer.Typer) -> None:
         if result is not None and result.blocked:
             _report(result, json_out)
             return
-        for line in lines:
-            console.print(f"confirmed: {line.strip()}", markup=False, soft_wrap=True)
+        for text in lines:
+            console.print(f"confirmed: {text.strip()}", markup=False, soft_wrap=True)
 
     @app.command()
     @handle_errors
@@ -414,10 +456,14 @@ def register(app: typer.Typer) -> None:
     def show(
         path: PathArg,
         home: str | None = HomeOption,
-        raw: Annotated[bool, typer.Option("--raw", help="Print the file as is.")] = False,
+        raw: Annotated[
+            bool, typer.Option("--raw", help="Print the file as is (held lines excepted).")
+        ] = False,
         json_out: bool = JsonOption,
     ) -> None:
-        """Show one note (rendered markdown at a terminal; --raw for the file)."""
+        """Show one note (rendered markdown at a terminal; --raw for the file). A line held from
+        agents is shown as a line saying so: `wikimem confirm PATH` shows it to you."""
+        from wikimem.wiki import confirmations, holds, notemeta, origins
         from wikimem.wiki.batch import Wiki
         from wikimem.wiki.remember import resolve_path
 
@@ -426,6 +472,11 @@ def register(app: typer.Typer) -> None:
         text = wiki.read(rel)
         if text is None:
             raise WikimemError(f"no note at {rel}")
+        # an agent runs `wikimem show` too: a held line is not handed out by this door either
+        body = notemeta.split(text)[1]
+        state = wiki.home.state_dir
+        kept = holds.shown(rel, body, origins.Book(state), confirmations.confirmed(state))
+        text = text[: len(text) - len(body)] + kept
         if json_out:
             print_json(_note_data(rel, text))
         elif raw or not console.is_terminal:

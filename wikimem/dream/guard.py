@@ -26,6 +26,7 @@ from wikimem.dream.dates import parse_day
 from wikimem.dream.ops import About, ClaimOp, Delete, Move, Operation, Retract, Upsert
 from wikimem.dream.placement import Placement, scope_paths
 from wikimem.wiki.notes import default_kind, new_note
+from wikimem.wiki.origins import strip_imitations
 
 if TYPE_CHECKING:
     from wikimem.wiki.notes import Note
@@ -150,7 +151,10 @@ class ChunkGuard:
     def apply_claim(self, overlay: OverlayLike, op: ClaimOp, stamp: str) -> None:
         provenance = self.provenance(op.sources, stamp[:10])
         today = provenance.date or stamp[:10]
-        claim = claims.Claim(op.text, op.subject or subjects.subject_label(op.text), provenance)
+        # "(remember 2026-12-01)" in a model's text says nothing of who said it (that is
+        # recorded, `wikimem.wiki.origins`), and must not mislead whoever reads the note
+        text = strip_imitations(op.text).strip()
+        claim = claims.Claim(text, op.subject or subjects.subject_label(text), provenance)
         kind = default_kind(op.path)
         place = Placement(op.path, op.title, kind)
         project = self.project if op.path.startswith("projects/") else None

@@ -42,7 +42,7 @@ from wikimem.dream.base import DreamRequest, Proposal, ReadNote, SessionEvents
 from wikimem.dream.ops import About, Upsert
 from wikimem.dream.placement import placement, scope_paths
 from wikimem.dream.render import shell_command, shell_outcome, touched_files
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, origins
 
 MAX_SOURCES = 12
 MAX_FILES = 15
@@ -110,6 +110,7 @@ class WorkingNote:
     sources: list[str]
     existed: bool
     changed: bool = False
+    said: dict[str, str] = field(default_factory=dict)  # line key -> who brought it
 
     def add_source(self, source: str) -> None:
         if source not in self.sources:
@@ -165,6 +166,7 @@ class NoteSet:
                 n.body if n.body.endswith("\n") else n.body + "\n",
                 tuple(n.tags),
                 tuple(n.sources),
+                origins=tuple(n.said.items()),
             )
             for n in self.notes.values()
             if n.changed
@@ -279,6 +281,12 @@ class OfflineBackend:
         note = notes.get(place.path, place.title, place.kind, [])
         folded = claims.fold(note.body, claim, today=day, change=st.change, said=st.said)
         if folded.changed:
+            # who said it, from the event it came from: the person's prompt, the agent's
+            # message, a tool's output (what the line's provenance text says is not read)
+            who = {"": origins.PERSON, "agent": origins.AGENT}.get(by, origins.TOOL)
+            note.said.update(
+                origins.added(note.body, folded.body, origins.code(who, work.s.client, day))
+            )
             self._changed(work, note, folded.body)
         work.claims.append((place.path, st.text))
 

@@ -32,6 +32,9 @@ class Upsert:
     sources: tuple[str, ...] = ()
     pinned: bool | None = None
     op: str = "upsert"
+    # Who brought the lines this body adds, where the writer knows (`wikimem.wiki.origins`):
+    # the offline rules declare each claim's; a model's answer never sets it.
+    origins: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

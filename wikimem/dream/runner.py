@@ -89,7 +89,7 @@ from wikimem.lock import LockBusy, file_lock
 from wikimem.progress import Progress, quiet
 from wikimem.recall.index import Index, open_index
 from wikimem.sync.reconcile import reconcile_flagged
-from wikimem.wiki import notemeta, plainfile
+from wikimem.wiki import notemeta, origins, plainfile
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.gate import GateResult, MemoryWrite, content_hash, read_current
 from wikimem.wiki.notes import (
@@ -185,6 +185,9 @@ class Overlay:
         self.disk: dict[str, str | None] = {}
         self.moved_to: dict[str, str] = {}  # from path -> to path
         self.listed: dict[str, frozenset[str]] = {}
+        # who brought each line this dream added, per note (`wikimem.wiki.origins`); lines
+        # not named here get the dream's default (wikimem's record of sessions)
+        self.origins: dict[str, dict[str, str]] = {}
 
     def disk_text(self, path: str) -> str | None:
         if path not in self.disk:
@@ -224,22 +227,52 @@ class Overlay:
         text = self.disk_text(path)
         return parse_note(path, text) if text is not None else None
 
-    def apply(self, op: Operation, stamp: str, guard: ChunkGuard | None = None) -> str | None:
-        """Apply one operation; the reason it cannot be applied, or None."""
+    def _said(self, path: str, before: str, after: str, origin: str | None) -> None:
+        if origin is not None:
+            self.origins.setdefault(path, {}).update(origins.added(before, after, origin))
+
+    def apply(
+        self,
+        op: Operation,
+        stamp: str,
+        guard: ChunkGuard | None = None,
+        origin: str | None = None,
+    ) -> str | None:
+        """Apply one operation; the reason it cannot be applied, or None. `origin`: who the
+        lines it adds came from (a model, `wikimem.wiki.origins`), unless the operation says
+        it per line (the offline rules do, claim by claim)."""
         try:
             if isinstance(op, ClaimOp | Retract):
                 if guard is None:
                     return f"{op.op} {op.path}: claim operations need a chunk to come from"
                 if isinstance(op, ClaimOp):
+                    before = self.note(op.path)
                     guard.apply_claim(self, op, stamp)
+                    after = self.note(op.path)
+                    self._said(
+                        op.path,
+                        before.body if before else "",
+                        after.body if after else "",
+                        origin,
+                    )
                     return None
                 return guard.apply_retract(self, op, stamp)
             if isinstance(op, Upsert):
                 existing = self.note(op.path)
-                # A new claim that is a hazard (code fetched and run, a file uploaded, text
-                # written to the agent, …) waits for the person (docs/security.md); one they
-                # confirmed is left alone.
-                op = replace(op, body=hold_new(op.body, existing.body if existing else ""))
+                body = op.body
+                if origin is not None:  # a model's lines say nothing of who said them
+                    body = _without_imitations(body, existing.body if existing else "")
+                # A new claim that has an agent run code fetched from the network waits for the
+                # person (docs/security.md); one they confirmed is left alone.
+                op = replace(op, body=hold_new(body, existing.body if existing else ""))
+                before_body = existing.body if existing else ""
+                if op.origins:
+                    declared = dict(op.origins)
+                    added = origins.added(before_body, op.body, "")
+                    self.origins.setdefault(op.path, {}).update(
+                        {k: declared[k] for k in added if k in declared}
+                    )
+                self._said(op.path, before_body, op.body, origin)
                 # Pinning is a person's call: a dream keeps whatever the note had (gate rule too).
                 if existing is None:
                     note = new_note(
@@ -274,6 +307,8 @@ class Overlay:
                 self.changed[op.to_path] = source.with_changes(path=op.to_path, updated=stamp)
                 self.changed[op.from_path] = None
                 self.moved_to[op.from_path] = op.to_path
+                if op.from_path in self.origins:
+                    self.origins[op.to_path] = self.origins.pop(op.from_path)
         except NoteError as exc:
             return f"{exc} (the note on disk is malformed; fix it by hand first)"
         return None
@@ -314,10 +349,26 @@ class Overlay:
                 requires = None  # the destination was deleted again later in the dream
             out.append(
                 MemoryWrite(
-                    path, operation, after, "dream", sessions, content_hash(before), requires
+                    path,
+                    operation,
+                    after,
+                    "dream",
+                    sessions,
+                    content_hash(before),
+                    requires,
+                    origins=tuple(self.origins.get(path, {}).items()),
                 )
             )
         return out
+
+
+def _without_imitations(body: str, before: str) -> str:
+    """A model's body whose new lines carry no provenance that would say the person said
+    them (who brought a line is recorded, `wikimem.wiki.origins`)."""
+    old = set(before.split("\n"))
+    return "\n".join(
+        line if line in old else origins.strip_person_tails(line) for line in body.split("\n")
+    )
 
 
 def current_watermark(home: Home, wiki: Wiki) -> Watermark:
@@ -688,6 +739,8 @@ class _Pass:
             operations = operations[:MAX_OPERATIONS]
         before = set(self.overlay.changed)
         about: dict[str, dict[int, About]] = {}
+        # what a model wrote is the model's (a hostile or misled one can write anything)
+        model = origins.code(origins.MODEL, self.backend.name, self.today) if guard else None
         for op in operations:
             if isinstance(op, About):
                 why = (
@@ -703,7 +756,7 @@ class _Pass:
             problem = (
                 problem
                 or _outside_project(op, project)
-                or self.overlay.apply(op, self.stamp, guard)
+                or self.overlay.apply(op, self.stamp, guard, model)
             )
             if guard is not None and not problem:
                 guard.touched.update(

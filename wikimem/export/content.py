@@ -69,7 +69,7 @@ def body(home: Home, target: Target, config: Config) -> str:
         choose = chooser(target, config)
         candidates = [p for p in session_start_paths(home, project, index) if choose(p)]
         echoes = _echoes(home, target, candidates)
-        parts, _, _ = standing(
+        parts, _, legend = standing(
             home,
             project,
             config.export.max_chars,
@@ -80,7 +80,7 @@ def body(home: Home, target: Target, config: Config) -> str:
     finally:
         index.close()
     cleaned = [c for c in map(_clean, parts) if c is not None]
-    return wrap(cleaned) or ""
+    return wrap(cleaned, legend) or ""
 
 
 def _echoes(home: Home, target: Target, paths: list[str]) -> set[str]:

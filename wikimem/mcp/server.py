@@ -70,7 +70,8 @@ def build(home: Home, cwd: str | None = None) -> MCPServer:
         return _call(tools.search, query, limit, project, cwd)
 
     def memory_read(path: NotePath, project: Project = None, cwd: Cwd = None) -> dict[str, Any]:
-        """Read one note: its title, kind, tags, last update and markdown content."""
+        """Read one note: its title, kind, tags, last update and markdown content, with which
+        lines are the user's own (`yours`) and where the others came from (`from_others`)."""
         return _call(tools.read, path, project, cwd)
 
     def memory_list(

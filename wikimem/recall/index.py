@@ -45,10 +45,12 @@ from wikimem.wiki.redacted import redacted_away
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
 
-# 9: digests indexed turn by turn, claim subjects a field of their own, and lines whose
-# content redaction took away are no passages
+    from wikimem.wiki.origins import Book
+
+# 9: digests indexed turn by turn, claim subjects a field of their own, lines whose content
+# redaction took away and lines held from agents (by who brought them) are no passages
 SCHEMA_VERSION = "9"
 ROWS_PER_NOTE = 1000  # passage rowid = note id * ROWS_PER_NOTE + ordinal
 PASSAGE_CHARS = 900
@@ -87,6 +89,7 @@ class Index:
         self._pins: frozenset[str] | None = None
         self._pins_read = False
         self._confirmations: frozenset[str] | None = None  # read when a note is indexed
+        self._book: Book | None = None  # who brought which line: read when indexing
         self.db = self._open(busy_ms)
         # the last `selective_terms` answer's words and their weights (`ranking.idf`), by stem
         self.term_weights: dict[str, float] = {}
@@ -204,6 +207,7 @@ class Index:
         complete = True
         self._pins_read = False  # a person may have pinned or unpinned since the last refresh
         self._confirmations = None
+        self._book = None
         if not self._begin_write(deadline):
             return False  # another process is writing: search what is there
         try:
@@ -323,6 +327,13 @@ class Index:
             self._confirmations = confirmations.confirmed(os.path.dirname(self.path))
         return self._confirmations
 
+    def _origins(self) -> Book:
+        if self._book is None:
+            from wikimem.wiki.origins import Book
+
+            self._book = Book(os.path.dirname(self.path))
+        return self._book
+
     def _pin_honoured(self, rel: str) -> bool:
         if not self._pins_read:
             self._pins = pins.honoured(os.path.dirname(self.path))
@@ -355,7 +366,9 @@ class Index:
         # A sync conflict not yet settled is indexed (and so found and given) as its newer
         # side, said so: never its markers, never the older side's words.
         body = as_shown(body)
-        title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
+        from wikimem.wiki.holds import safe_title  # (only when indexing: not on a prompt's way)
+
+        title = safe_title(str(meta.get("title") or ""), rel)
         tags = " ".join(notemeta.as_list(meta.get("tags")))
         parts = rel[:-3].split("/")
         project = parts[1] if parts[0] == "projects" and len(parts) >= 3 else ""
@@ -380,6 +393,7 @@ class Index:
         )
         first = int(cursor.lastrowid or 0) * ROWS_PER_NOTE
         pathwords = " ".join(p.replace("-", " ") for p in parts)
+        book = self._origins()
         rows = [
             (
                 first + ordinal,
@@ -394,7 +408,12 @@ class Index:
                 about,
             )
             for ordinal, (heading, passage, about) in enumerate(
-                split_passages(body, self._confirmed(), digest=kind == "session")[:ROWS_PER_NOTE]
+                split_passages(
+                    body,
+                    self._confirmed(),
+                    digest=kind == "session",
+                    origin=book.of(rel),
+                )[:ROWS_PER_NOTE]
             )
         ]
         self.db.executemany(
@@ -696,16 +715,29 @@ def passages(body: str, confirmed: frozenset[str] = frozenset()) -> list[tuple[s
     return [(heading, text) for heading, text, _ in split_passages(body, confirmed)]
 
 
+def _nobody(line: str) -> str:
+    return ""
+
+
 def split_passages(
-    body: str, confirmed: frozenset[str] = frozenset(), digest: bool = False
+    body: str,
+    confirmed: frozenset[str] = frozenset(),
+    digest: bool = False,
+    origin: Callable[[str], str] = _nobody,
 ) -> list[tuple[str, str, str]]:
     """(heading, text, about) passages: split at headings, then at blank lines and top-level
     list items, packed back together up to PASSAGE_CHARS. Marker comments and the generated
-    links block are dropped. In a session digest (`digest`), each turn (a top-level list item:
-    what was asked, done and answered) is a passage of its own, so a prompt finds the turn and
-    is given it with its neighbours (`wikimem.recall.digests`); a turn's `**About:**` line is
-    taken out of the text whole, before any cut, and given as `about` with every piece of its
-    turn: it finds the turn, and is never the text a prompt is given."""
+    links block are dropped, and so is every line held from agents (`wikimem.wiki.holds`: who
+    brought it is `origin(line)`, this machine's record; by default nobody, not the person).
+    In a session digest (`digest`), each turn (a top-level list item: what was asked, done and
+    answered) is a passage of its own, so a prompt finds the turn and is given it with its
+    neighbours (`wikimem.recall.digests`); a turn's `**About:**` line is taken out of the text
+    whole, before any cut, and given as `about` with every piece of its turn: it finds the
+    turn, and is never the text a prompt is given."""
+    from wikimem.wiki.directives import screen
+    from wikimem.wiki.holds import held
+
+    rules = screen(body)  # the instruction rules worth trying on this note's lines at all
     out: list[tuple[str, str, str]] = []
     heading = ""
     blocks: list[tuple[str, str]] = []  # (text, about)
@@ -745,7 +777,7 @@ def split_passages(
     navigation = False
     for line in body.split("\n"):
         stripped = line.strip()
-        if confirmations.held(line, confirmed):
+        if held(line, origin(line) if rules else "", confirmed, rules):
             continue  # never an answer until the person confirms it
         if redacted_away(line):
             continue  # its content was a secret, now redacted: nothing left to answer with

@@ -43,8 +43,10 @@ def post_merge() -> int:
     from wikimem.sync.procedure import regenerate_index
 
     memory_dir = os.getcwd()
+    home = Home(os.path.dirname(memory_dir))
+    _record_arrivals(home, memory_dir)
     try:
-        config = load_config(Home(os.path.dirname(memory_dir)))
+        config = load_config(home)
         git = Git(memory_dir, config.git, interactive=False)
         head = git.out("rev-parse", "HEAD")
         merge = len(git.out("rev-list", "--parents", "-n", "1", head).split()) > 2
@@ -52,6 +54,33 @@ def post_merge() -> int:
     except Exception as exc:  # a hook must never fail the pull that ran it
         print(f"wikimem: could not regenerate index.md: {exc}", file=sys.stderr)
     return 0
+
+
+def _record_arrivals(home: object, memory_dir: str) -> None:
+    """What the pull brought (ORIG_HEAD to HEAD) is a remote's, with its author
+    (`wikimem.wiki.origins`): never the person's, whatever its text says."""
+    from wikimem import gitrun
+    from wikimem.home import Home
+    from wikimem.lock import file_lock
+    from wikimem.wiki import origins
+
+    assert isinstance(home, Home)
+    if not os.path.isdir(home.state_dir):
+        return  # not a wikimem home as laid out by default: nothing of ours to record
+    try:
+        old = gitrun.run(memory_dir, "rev-parse", "-q", "--verify", "ORIG_HEAD^{commit}")
+        new = gitrun.run(memory_dir, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+        if old.returncode or new.returncode:
+            return
+        with file_lock(home.state("memory.lock"), timeout=10):
+            origins.remote_arrivals(
+                home.state_dir,
+                memory_dir,
+                old.stdout.decode().strip(),
+                new.stdout.decode().strip(),
+            )
+    except Exception as exc:  # a hook must never fail the pull that ran it
+        print(f"wikimem: could not record who brought the pulled lines: {exc}", file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:

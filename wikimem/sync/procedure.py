@@ -578,6 +578,11 @@ def _apply(home: Home, git: Git, config: Config, head: str, target: str, own: bo
             "meanwhile) and the remote changed it too; fix or discard it "
             f"(`git -C {git.repo} checkout -- {in_the_way[0]}`), then sync again"
         )
+    # What the remote brought is the remote's, with its author (`wikimem.wiki.origins`):
+    # recorded before memory/ moves, so no reader ever sees its lines as anyone else's.
+    from wikimem.wiki import origins
+
+    origins.remote_arrivals(home.state_dir, git.repo, head, target)
     tracked = set(git.out("ls-files", "-z").split("\0"))
     preserved = {
         p: _read_b64(git.repo, p)

@@ -39,6 +39,13 @@ from wikimem.wiki.plainfile import note_paths
 JOURNAL = "batch-journal.json"
 # Writes of a whole note by the person on this machine: what they leave pinned, they pinned.
 PIN_SOURCES = ("edit", "watch", "sync", "pin")
+# Who brought a new line, by the write's source, unless the writer declared it
+# (`MemoryWrite.origins`; docs/security.md, "Whose each line is"): the person's own verbs and
+# hand edits are the person's; an automated writer's lines are its own.
+PERSON_VIA = {"remember": "remember", "edit": "edit", "watch": "hand edit", "sync": "hand edit"}
+# Writes that change lines without bringing any (the held mark taken off, a value scrubbed): a
+# changed line keeps whoever brought it.
+KEEP_ORIGIN_SOURCES = ("confirm", "scrub")
 BATCH_TRAILER = "Wikimem-Batch"
 CrashHook = Callable[[str], None]
 # Called with the final results after the files are written and before the commit: a dream
@@ -94,9 +101,10 @@ class Wiki:
 
         self.home = require_initialised(home)  # before anything is read or written
         self.config = config or load_config(home)
-        from wikimem.wiki import pins
+        from wikimem.wiki import origins, pins
 
         pins.seed(home.state_dir, home.memory_dir)  # a home from before the list: once
+        origins.seed(home.state_dir, home.memory_dir)  # and before the record of who said what
         self.memory_dir = home.memory_dir
         self.gate = Gate(self.memory_dir, self.config)
         self._store: Store | None = None
@@ -180,7 +188,7 @@ class Wiki:
         source = writes[0].source if writes else "unknown"
         batch_id = uuid.uuid4().hex[:16]
         trailers = [*trailers, (BATCH_TRAILER, batch_id)]
-        self._journal(source, to_write, batch_id)
+        befores = self._journal(source, to_write, batch_id)
         crash("after_journal")
         done: dict[str, GateResult] = {}
         # Writes that others require go first, so a requirement that fails can still stop them.
@@ -200,6 +208,7 @@ class Wiki:
         commit = None
         text = body(results) if callable(body) else body  # may say what was written
         message = self._message(subject, text, results, trailers, self.machine)
+        self._record_origins(written, befores)
         if written:
             progress("committing to git", len(written), None)
             write_index(self.memory_dir, fresh=[r.write.path for r in written])
@@ -226,6 +235,7 @@ class Wiki:
         from wikimem.wiki.gate import is_pinned
 
         pinned, unpinned = set(), set()
+        lines: dict[str, list[str]] = {}
         for r in written:
             if r.write.operation == "delete":
                 unpinned.add(r.write.path)
@@ -233,13 +243,49 @@ class Wiki:
                 continue
             elif is_pinned(r.content):
                 pinned.add(r.write.path)
+                lines[r.write.path] = pins.keys_of(r.content)  # what they pinned: all of it
             else:
                 unpinned.add(r.write.path)
         if pinned or unpinned:
             try:
-                pins.record(self.home.state_dir, pinned, unpinned)
+                pins.record(self.home.state_dir, pinned, unpinned, lines=lines)
             except OSError:
                 pass  # state/ unwritable: the note stays unpinned here until the next write
+
+    def _record_origins(
+        self, written: Sequence[GateResult], befores: dict[str, str | None]
+    ) -> None:
+        """Record who brought each line the batch added (`wikimem.wiki.origins`): a line that
+        was there keeps its record; a new one gets what its writer declared, else the default
+        of the write's source; a note moved keeps its lines' records. Before the commit and the
+        re-index, so the index never vets a new line as nobody's once its writer is known."""
+        from wikimem.wiki import origins
+        from wikimem.wiki.notes import now_utc
+
+        today = now_utc()[:10]
+        moved = {r.write.requires: r.write.path for r in written if r.write.requires}
+        changes: dict[str, dict[str, str] | None] = {}
+        for r in written:
+            w = r.write
+            before = befores.get(w.path)
+            if w.on_disk:  # a hand edit is on disk already: what it changed is against HEAD
+                before = self.store.file_at(w.path) if self.store.has_commits() else None
+            after = None if w.operation == "delete" else r.content
+            old = origins.load_note(self.home.state_dir, w.path)
+            declared = dict(w.origins)
+            if w.path in moved:
+                declared = {**origins.load_note(self.home.state_dir, moved[w.path]), **declared}
+            if w.source in KEEP_ORIGIN_SOURCES:
+                declared = {**origins.inherited(old, before, after), **declared}
+            changes[w.path] = origins.new_map(
+                old, before, after, declared, _default_origin(w.source, today)
+            )
+        if not changes:
+            return
+        try:
+            origins.save(self.home.state_dir, changes)
+        except OSError:
+            pass  # state/ unwritable: the new lines are nobody's here, which is safe
 
     def reindex(self, paths: list[str]) -> None:
         self._after_commit(paths)
@@ -333,6 +379,12 @@ class Wiki:
             written = [r for r in results if r.ok]
             message = self._message(subject, "", results, (), self.machine)
             commit = None
+            has_commits = self.store.has_commits()
+            heads = {
+                r.write.path: self.store.file_at(r.write.path) if has_commits else None
+                for r in written
+            }
+            self._record_origins(written, heads)
             if written:
                 write_index(self.memory_dir, fresh=[r.write.path for r in written])
                 commit = self.store.commit([r.write.path for r in written] + ["index.md"], message)
@@ -348,10 +400,15 @@ class Wiki:
     def _journal_path(self) -> str:
         return self.home.state(JOURNAL)
 
-    def _journal(self, source: str, to_write: Sequence[GateResult], batch_id: str) -> None:
+    def _journal(
+        self, source: str, to_write: Sequence[GateResult], batch_id: str
+    ) -> dict[str, str | None]:
+        """Journal the batch; returns what each path held before it."""
         entries = []
+        befores: dict[str, str | None] = {}
         for r in to_write:
             old = read_current(self.memory_dir, r.write.path)
+            befores[r.write.path] = old
             entries.append(
                 {
                     "path": r.write.path,
@@ -367,6 +424,7 @@ class Wiki:
             json.dumps({"source": source, "batch": batch_id, "entries": entries}),
             0o600,
         )
+        return befores
 
     def _clear_journal(self) -> None:
         try:
@@ -484,6 +542,20 @@ class Wiki:
                 "its events will be consolidated again"
             )
         return touched
+
+
+def _default_origin(source: str, today: str) -> str | None:
+    from wikimem.wiki import origins
+
+    if source in PERSON_VIA:
+        return origins.code(origins.PERSON, PERSON_VIA[source], today)
+    if source == "dream":
+        return origins.code(origins.SESSION, "dream", today)
+    if source == "mcp":
+        return origins.code(origins.MCP, "mcp", today)
+    if source == "import":
+        return origins.code(origins.IMPORT, "", today)
+    return None  # pin, confirm, scrub, forget, recover: they bring no line of their own
 
 
 def _plain_path(value: object) -> bool:

@@ -75,6 +75,11 @@ class MemoryWrite:
     # checked in full and committed as it is; the file is rewritten only when the gate changes
     # its content (a redacted secret, a pre_write command's updatedContent).
     on_disk: bool = False
+    # Who brought each new line, where the writer knows it better than its source says
+    # (`wikimem.wiki.origins`): (line key, origin) pairs. A dream declares its claims' origins
+    # (the person's prompt, the agent's message, a tool's output, a model); lines it does not
+    # declare get the source's default (`wikimem.wiki.batch`).
+    origins: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -356,6 +361,8 @@ class Gate:
             reason, content, kinds = self._content_problem(write, write.proposed_content)
             if reason:
                 return GateResult(write, "blocked", reason, redacted=kinds)
+            if write.source in AUTOMATED_SOURCES:
+                content = without_imitations(write.source, current, content)
             # a writer that redacted before writing (remember, MCP) still reports what it hid
             kinds += added_markers(current, content)
             if content == current and not on_disk:
@@ -566,6 +573,29 @@ class Gate:
             except OSError:
                 return
             directory = os.path.dirname(directory)
+
+
+def without_imitations(source: str, current: str | None, content: str) -> str:
+    """`content` whose new lines carry no provenance they did not get from wikimem: who brought
+    a line is recorded on this machine (`wikimem.wiki.origins`), never read from its words, so
+    "(remember 2026-12-01)" typed into a line sets nothing; it is removed here all the same,
+    so that a person reading the note is not misled either. A dream's line keeps the one
+    provenance wikimem put last on it (any stacked before it came with the text); an agent's
+    MCP write or an import keeps none that says the person said it."""
+    from wikimem.wiki import notemeta, origins
+
+    _, body = notemeta.split(content)
+    front = content[: len(content) - len(body)]
+    old = set(notemeta.split(current)[1].split("\n")) if current else set()
+    out = []
+    for line in body.split("\n"):
+        if line in old or not line.strip():
+            out.append(line)
+        elif source == "dream":
+            out.append(origins.strip_stacked(line))
+        else:
+            out.append(origins.strip_person_tails(line))
+    return front + "\n".join(out)
 
 
 def is_pinned(text: str | None) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date
 
 from wikimem.capture.project import find_repo_root, project_slug, slugify
@@ -134,6 +134,12 @@ def plan(
     it (or refused, with `gate.secrets = block`, without echoing it): a claim's subject and
     wording are rewritten from its words, which could hide a secret from the gate."""
     text = _without_secrets(wiki, text)
+    if source != "remember":
+        # An agent's text: "(remember 2026-12-01)" in it would only mislead a reader of the
+        # note (who said a line is this machine's record, never the line's words).
+        from wikimem.wiki.origins import strip_imitations
+
+        text = strip_imitations(text)
     stamp = now_utc()
     day = stamp[:10]
     bodies: dict[str, Note] = {}
@@ -240,17 +246,20 @@ def remember(
 
 
 def _confirm_own(wiki: Wiki, writes: list[MemoryWrite]) -> None:
-    """A rule the person types with `wikimem remember` is theirs: a line of it that runs fetched
-    code is confirmed on this machine as written."""
+    """A rule the person types with `wikimem remember` is theirs: a line this write adds that
+    runs fetched code is confirmed on this machine as written (the lines it adds, never one
+    that was in the note already)."""
     from wikimem.lock import file_lock
     from wikimem.wiki import confirmations
 
-    mine = [
-        ln
-        for w in writes
-        for ln in (w.proposed_content or "").split("\n")
-        if ln.startswith("- ") and "(remember " in ln and confirmations.needs_confirming(ln)
-    ]
+    mine = []
+    for w in writes:
+        before = set((wiki.read(w.path) or "").split("\n"))
+        mine += [
+            ln
+            for ln in (w.proposed_content or "").split("\n")
+            if ln.startswith("- ") and ln not in before and confirmations.needs_confirming(ln)
+        ]
     if mine:
         with file_lock(wiki.home.state("memory.lock")):
             confirmations.record(wiki.home.state_dir, mine)
@@ -305,48 +314,99 @@ def pin(wiki: Wiki, path: str, on: bool = True) -> BatchResult:
     result = wiki.commit_writes([write], f"{'pin' if on else 'unpin'}: {rel}")
     if not result.blocked and not result.written:  # already so on disk: honour it here
         with file_lock(wiki.home.state("memory.lock")):
-            pins.record(wiki.home.state_dir, {rel} if on else set(), set() if on else {rel})
+            pins.record(
+                wiki.home.state_dir,
+                {rel} if on else set(),
+                set() if on else {rel},
+                lines={rel: pins.keys_of(wiki.read(rel))} if on else None,
+            )
         wiki.reindex([rel])
     return result
 
 
-def confirm(wiki: Wiki, path: str) -> tuple[BatchResult | None, list[str]]:
-    """Confirm, as the person, the lines of a note that have an agent run code fetched from the
-    network: the held mark comes off (committed) and this machine gives them to agents from now
-    on (`wikimem.wiki.confirmations`), lines that arrived from a remote included. Returns the
-    commit's result (None when no mark was there) and the lines confirmed."""
-    from wikimem.lock import file_lock
-    from wikimem.wiki import confirmations
+@dataclass(frozen=True)
+class HeldLine:
+    """A line of a note held from agents (`wikimem.wiki.holds`), as the person is shown it."""
+
+    id: str  # what `wikimem confirm PATH --line ID` takes: of the line's text
+    text: str  # the line without its held mark
+    why: str
+    source: str  # who brought it (`wikimem.wiki.origins.label`), or "you"
+
+
+def held_lines(wiki: Wiki, path: str) -> tuple[str, list[HeldLine]]:
+    """(the note's path, the lines of it held from agents now, in order)."""
+    from wikimem.wiki import confirmations, holds, notemeta, origins
 
     rel = resolve_path(wiki, path)
     current = wiki.read(rel)
     if current is None:
         raise WikimemError(f"no note at {rel}")
-    lines = current.split("\n")
-    marked = [i for i, ln in enumerate(lines) if confirmations.HELD_MARK in ln]
-    for i in marked:
-        claim = claims.parse_line("- " + lines[i].lstrip()[2:])
-        if claim is None:
+    confirmed = confirmations.confirmed(wiki.home.state_dir)
+    book = origins.Book(wiki.home.state_dir)
+    out: list[HeldLine] = []
+    for line in notemeta.split(current)[1].split("\n"):
+        origin = book.origin(rel, line)
+        if not line.strip() or not holds.held(line, origin, confirmed):
             continue
-        text = claim.text
-        at = text.find(confirmations.HELD_MARK)
-        colon = text.find("): ", at)
-        text = text[:at] + (text[colon + 3 :] if colon != -1 else "")
-        indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
-        lines[i] = indent + replace(claim, text=text.strip()).render()
-    fetched = [ln for ln in lines if confirmations.needs_confirming(ln)]
-    if not fetched:
-        raise WikimemError(f"{rel} holds no line that waits for your confirmation")
+        source = "you" if origins.is_person(origin) else origins.label(origin)
+        out.append(HeldLine(holds.line_id(line), _unmarked(line), holds.why(line, origin), source))
+    return rel, out
+
+
+def _unmarked(line: str) -> str:
+    """A held line without the held mark a writer put on it."""
+    from wikimem.wiki import confirmations
+
+    at = line.find(confirmations.HELD_MARK)
+    if at == -1:
+        return line
+    colon = line.find("): ", at)
+    end = colon + 3 if colon != -1 else at + len(confirmations.HELD_MARK)
+    return line[:at] + line[end:].lstrip()
+
+
+def confirm(wiki: Wiki, path: str, ids: list[str]) -> tuple[BatchResult | None, list[str]]:
+    """Confirm, as the person, the held lines of a note named by `ids` (each the id the person
+    was shown beside the line's text by `held_lines`, `wikimem confirm PATH` or `doctor`):
+    their held mark comes off (committed) and this machine gives those texts to agents from
+    now on (`wikimem.wiki.confirmations`). A line added or changed since it was shown has
+    another id and stays held. Returns the commit's result (None when no mark was there) and
+    the lines confirmed."""
+    from wikimem.lock import file_lock
+    from wikimem.wiki import confirmations
+
+    rel, waiting = held_lines(wiki, path)
+    if not ids:
+        raise WikimemError(f"name the lines to confirm: `wikimem confirm {rel} --line ID`")
+    by_id = {h.id: h for h in waiting}
+    unknown = [i for i in ids if i not in by_id]
+    if unknown:
+        listed = ", ".join(by_id) or "none"
+        raise WikimemError(
+            f"{rel} holds no line {unknown[0]} now (held lines: {listed}); "
+            f"`wikimem confirm {rel}` lists them again"
+        )
+    chosen = [by_id[i] for i in dict.fromkeys(ids)]
+    current = wiki.read(rel) or ""
+    lines = current.split("\n")
+    texts = {h.text.strip() for h in chosen}
+    changed = False
+    for i, line in enumerate(lines):
+        if confirmations.HELD_MARK in line and _unmarked(line).strip() in texts:
+            lines[i] = _unmarked(line)
+            changed = True
     result = None
-    if marked:
+    if changed:
         write = MemoryWrite(rel, "update", "\n".join(lines), "confirm", (), content_hash(current))
         result = wiki.commit_writes([write], f"confirm: {rel}")
         if result.blocked:
             return result, []
+    confirmed = [h.text for h in chosen]
     with file_lock(wiki.home.state("memory.lock")):
-        confirmations.record(wiki.home.state_dir, fetched)
+        confirmations.record(wiki.home.state_dir, confirmed)
     wiki.reindex([rel])
-    return result, fetched
+    return result, confirmed
 
 
 def template_for(path: str) -> str:

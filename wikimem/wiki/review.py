@@ -6,17 +6,17 @@ Contract: `contested(memory_dir)` lists each such pair (note path, the newer cla
 one) from the living notes (session digests are history, never contested); `status` counts
 them and `doctor` says where they are and how to settle one (delete the line that is wrong, in
 an editor or Obsidian, or say which is true in a session or with `wikimem remember`).
-`held(memory_dir, state_dir)` lists the claims withheld from agents (`wikimem.wiki.confirmations`):
-a line that is a hazard (`wikimem.wiki.hazards`: code fetched and run, a file uploaded, text
-written to the agent as its instructions, …), stored but never injected until the person
-confirms it with `wikimem confirm PATH`.
+`held(memory_dir, state_dir)` lists the lines withheld from agents (`wikimem.wiki.holds`): a
+rule that would have an agent run code fetched from the network, or text worded as an
+instruction to the agent that is not the person's own, stored but never given until the person
+confirms that very line (`wikimem confirm PATH --line ID`, with the id listed here).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikimem.wiki import confirmations, notemeta, plainfile
+from wikimem.wiki import confirmations, holds, notemeta, origins, plainfile
 from wikimem.wiki.notemeta import CONTESTED
 from wikimem.wiki.plainfile import note_paths
 
@@ -55,13 +55,17 @@ def contested(memory_dir: str) -> list[Contested]:
 class Held:
     path: str
     text: str
+    id: str = ""  # what `wikimem confirm PATH --line ID` takes
+    why: str = ""
+    source: str = ""  # who brought it, as this machine recorded it
 
 
 def held(memory_dir: str, state_dir: str) -> list[Held]:
-    """Lines withheld from agents until the person confirms them: marked held, or a hazard
-    not confirmed on this machine (one that arrived from a remote, say)."""
+    """Lines withheld from agents until the person confirms them: marked held, running fetched
+    code, or worded as an instruction and not the person's, and not confirmed on this machine."""
     out: list[Held] = []
     confirmed = confirmations.confirmed(state_dir)
+    book = origins.Book(state_dir)
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
@@ -69,13 +73,17 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
         if not text:
             continue
         for line in notemeta.split(text)[1].split("\n"):  # front matter is never given
-            if not confirmations.held(line, confirmed):
+            origin = book.origin(rel, line)
+            if not line.strip() or not holds.held(line, origin, confirmed):
                 continue
+            source = "you" if origins.is_person(origin) else origins.label(origin)
+            ident, why = holds.line_id(line), holds.why(line, origin)
             if line.startswith(("- ", "  - ")):  # a claim: shown without its provenance
                 from wikimem.dream.claims import parse_line  # only when a line is held
 
                 claim = parse_line("- " + line.lstrip()[2:])
-                out.append(Held(rel, claim.text if claim is not None else line))
+                shown = claim.text if claim is not None else line
             else:  # prose, a hand-written or pulled note's: withheld just the same
-                out.append(Held(rel, line.strip()))
+                shown = line.strip()
+            out.append(Held(rel, shown, ident, why, source))
     return out
