@@ -84,7 +84,8 @@ def test_remember_bad_path_is_one_line_error(home: Path) -> None:
 def test_remember_redacts_a_secret(home: Path) -> None:
     wikimem(
         "remember",
-        "The deploy token is ghp_" + "abcdefghijklmnopqrstuvwxyz0123456789 and rotates monthly",
+        "The deploy token is ghp_"
+        + "abcdefghijklmnopqrstuvwxyz0123456789, rotated by the platform team every month",
     )
     text = (home / "memory" / "general" / "notes.md").read_text()
     assert "[REDACTED:github_token]" in text and "ghp_abc" not in text

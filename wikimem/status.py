@@ -126,6 +126,10 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         extra.update(status_lines(home, load_config(home)))
     except ConfigError:
         pass  # `doctor` and every command say what is wrong with config.toml
+    if project_dir:
+        budget_line = session_start_use(home, project_dir)
+        if budget_line:
+            extra["session start here"] = budget_line
     return Status(
         extra=extra,
         home=home.root,
@@ -137,6 +141,39 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         hooks=tuple(installed(project_dir)),
         errors_logged=count_lines(home.errors_log),
     )
+
+
+def session_start_use(home: Home, project_dir: str) -> str:
+    """How a session start in `project_dir` uses its budget: the characters each note is
+    given, the notes cut short or left out (what `inject.session_start_chars` buys here)."""
+    from wikimem.capture.project import find_repo_root, project_slug
+    from wikimem.config import ConfigError, load_config
+
+    if not os.path.isdir(home.memory_dir) or not find_repo_root(project_dir):
+        return ""
+    try:
+        budget = load_config(home).inject.session_start_chars
+    except ConfigError:
+        return ""
+    from wikimem.recall.inject import session_start_paths, standing
+
+    project = project_slug(project_dir)
+    parts, given, _ = standing(home, project, budget, None, project_dir)
+    used = sum(len(p) + 1 for p in parts)
+    shown = []
+    for block in parts:
+        rel = block.split("\n", 1)[0].removeprefix("### ").split(" — ", 1)[0]
+        cut = "" if rel in given else ", cut"
+        shown.append(f"{rel} {len(block):,}{cut}")
+    left_out = [
+        rel for rel in session_start_paths(home, project, None) if rel not in "".join(parts)
+    ]
+    line = f"{used:,} of {budget:,} characters ({project})"
+    if shown:
+        line += "\n" + "\n".join(shown)
+    if left_out:
+        line += f"\nnot given (no room, or nothing to give): {', '.join(left_out)}"
+    return line
 
 
 def _index_freshness(home: Home, notes: int) -> str:

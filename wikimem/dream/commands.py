@@ -7,6 +7,12 @@ change from one run to the next (numbers, hashes, ids, quoted text) into placeho
 test or one test file, or adding one package, is a one-off and is not kept: the table says how
 the project is worked on.
 `merge_table` folds one session's counts into the table text of the note.
+
+Precise or silent: a command enters the table only when the project declares it (`make test`,
+`npm run lint`, `just deploy`, `nox -s tests`, a script of the repository's `scripts/` or
+`bin/`: `declared`), or when its shape worked in two sessions (`recurring`; what one session
+ran once is remembered in a hidden line of the note, `<!-- wikimem:once … -->`, until a second
+session runs it too or it ages out).
 """
 
 from __future__ import annotations
@@ -214,3 +220,49 @@ def _row_line(r: Row) -> str:
         f"| `{r.command.replace('|', chr(92) + '|')}` | {r.kind} | {r.ok} | {r.failed} | "
         f"{r.last or '-'} |"
     )
+
+
+# What the project declares: a target, a script, a session, a task of its own.
+_DECLARED = re.compile(
+    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:"
+    r"g?make\s+(?!-)[\w.:/-]+|"
+    r"(?:npm|pnpm|yarn|bun)\s+run\s+[\w:.-]+|"
+    r"(?:pnpm|yarn)\s+(?!install\b|i\b|add\b|remove\b|rm\b|exec\b|dlx\b|create\b|init\b|"
+    r"publish\b|link\b|up\b|update\b|upgrade\b|audit\b|outdated\b|why\b|info\b|list\b|ls\b|"
+    r"config\b|cache\b|set\b|version\b|-)[\w:.-]+|"
+    r"npm\s+(?:test|start|t)\b|(?:just|task|mage|rake)\s+(?!-)[\w:.-]+|nox\s+-s\s+\S+|"
+    r"tox\s+-e\s+\S+|cargo\s+(?:make|xtask)\s+\S+|(?:\./)?(?:scripts|bin|tools|hack)/[\w./-]+)"
+)
+ONCE = "<!-- wikimem:once "
+MAX_ONCE = 40
+
+
+def declared(command: str) -> bool:
+    """Whether the project declares `command` (a make target, a package script, a task, a
+    script of its own): how it is meant to be worked on, whatever the session."""
+    return bool(_DECLARED.match(command.strip()))
+
+
+def once_lines(body: str) -> dict[str, tuple[str, str]]:
+    """shape -> (session source, day) of the commands one session ran that wait for another."""
+    out: dict[str, tuple[str, str]] = {}
+    for line in body.split("\n"):
+        if line.startswith(ONCE) and line.rstrip().endswith("-->"):
+            inner = line[len(ONCE) : line.rstrip().rfind("-->")].strip()
+            day, _, rest = inner.partition(" ")
+            source, _, shape_ = rest.partition(" ")
+            if shape_:
+                out[shape_.replace("- ->", "-->")] = (source, day)
+    return out
+
+
+def with_once(body: str, once: dict[str, tuple[str, str]]) -> str:
+    """`body` with its hidden once-lines replaced by `once` (the newest `MAX_ONCE`)."""
+    lines = [ln for ln in body.rstrip("\n").split("\n") if not ln.startswith(ONCE)]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    kept = sorted(once.items(), key=lambda kv: kv[1][1])[-MAX_ONCE:]
+    marks = [
+        f"{ONCE}{day} {source} {cmd.replace('-->', '- ->')} -->" for cmd, (source, day) in kept
+    ]
+    return "\n".join([*lines, *(["", *marks] if marks else [])]) + "\n"

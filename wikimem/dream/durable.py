@@ -37,6 +37,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from wikimem.wiki.redacted import redacted_away
+
 
 @dataclass(frozen=True)
 class Durable:
@@ -478,7 +480,7 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip(" ,;:-–—")
     if len(c) < 6:
         return Silent("fragment")
-    if _REDACTED.search(c):
+    if _REDACTED.search(c) and (redacted_away(c) or not c.count("[REDACTED")):
         return Silent("redacted")
     if _QUESTION.search(c):
         return Silent("question")

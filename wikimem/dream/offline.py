@@ -407,6 +407,9 @@ class OfflineBackend:
         path = f"projects/{project}/commands.md"
         existing = notes.existing(path)
         found = digest.section(existing.body, "commands") if existing else None
+        runs = self._worth_a_row(work, notes, runs, found[1] if found else "")
+        if not runs:
+            return
         table = commands.merge_table(found[1] if found else "", runs)
         if table is None:
             return
@@ -416,6 +419,34 @@ class OfflineBackend:
             "\n\n<!-- wikimem:commands -->\n<!-- /wikimem:commands -->\n"
         )
         self._changed(work, note, _set_section(_unnoticed(note.body), "commands", table, default))
+
+    def _worth_a_row(
+        self, work: SessionWork, notes: NoteSet, runs: dict[str, commands.Row], table: str
+    ) -> dict[str, commands.Row]:
+        """Of one session's commands, those worth a row: declared by the project, in the table
+        already, or run in another session before (`commands` module contract). The others
+        that worked are remembered, hidden in the overview, for a later session to confirm."""
+        project = work.project
+        known = {commands.shape(c) for c in commands.parse_table(table)}
+        overview = notes.get(
+            f"projects/{project}/overview.md", f"{project} overview", "project", [project]
+        )
+        once = commands.once_lines(overview.body)
+        kept: dict[str, commands.Row] = {}
+        pending = dict(once)
+        for command, row in runs.items():
+            key = commands.shape(command)
+            seen = once.get(key)
+            if commands.declared(command) or key in known:
+                kept[command] = row
+            elif seen is not None and seen[0] != work.s.source and row.ok:
+                kept[command] = row  # worked in a second session: how the project is worked on
+                pending.pop(key, None)
+            elif row.ok and not commands.one_off(command, row.kind) and seen is None:
+                pending[key] = (work.s.source, row.last)
+        if pending != once:
+            self._changed(work, overview, commands.with_once(overview.body, pending))
+        return kept
 
     # -- pitfalls: a failure, then what made it pass --------------------------------------------
 

@@ -98,9 +98,27 @@ def shell_outcome(record: dict[str, Any]) -> str:
         m = _EXIT_CODE.search(output)
         if m:
             return "ok" if m.group(1) == "0" else "failed"
+        counted = _counted_failures(output)
+        if counted is not None:
+            return "failed" if counted else "ok"
         if _FAILURE_HINT.search(output):
             return "failed"
     return "ok"
+
+
+# What a tool says of its own failures, counted: "FAIL=0", "0 failed", "3 checks, 0 errors",
+# "failures: 2", "ERROR=1". Read before any word: "FAIL=0" is a pass.
+_COUNT_AFTER = re.compile(r"(?i)\b(?:fail(?:ed|ures?|s)?|errors?|errored|broken)\s*[=:]\s*(\d+)\b")
+_COUNT_BEFORE = re.compile(
+    r"(?i)(?<![=:])\b(\d+)\s+(?:fail(?:ed|ures?|ing|s)?|errors?|errored|broken)\b(?!\s*[=:])"
+)
+
+
+def _counted_failures(output: str) -> int | None:
+    """The failures a tool's output counts itself (None when it counts none)."""
+    found = [int(m.group(1)) for m in _COUNT_AFTER.finditer(output)]
+    found += [int(m.group(1)) for m in _COUNT_BEFORE.finditer(output)]
+    return sum(found) if found else None
 
 
 def error_excerpt(record: dict[str, Any], n: int = 240) -> str:

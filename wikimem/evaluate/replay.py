@@ -11,7 +11,8 @@ Two liberties, both stated in the report:
   - the hook stamps records with the wall clock; after each scripted day the evaluation rewrites
     the day's new records' `ts` in place (same length, order kept) to that day of a fixed
     calendar, so relative dates have a known anchor and the results do not depend on today;
-  - hooks run with `WIKIMEM_HOOK_DEADLINE=5` so a busy machine cannot cut an injection short and
+  - hooks run with `WIKIMEM_TODAY` set to the calendar's day (what a temporary state's end date
+    is read against), and with `WIKIMEM_HOOK_DEADLINE=5` so a busy machine cannot cut an injection short and
     change the scores; hooks slower than the default deadline (0.75 s) are counted and reported.
 """
 
@@ -114,6 +115,7 @@ class Replayer:
         self.repos: dict[str, Path] = {}
         self.counter = 0
         self.run = Run(self.home, {})
+        self.today = ""  # the calendar's day being replayed ("" before the first)
         self.progress: Progress = quiet
         self.steps = (0, 0)  # (done, total): sessions and commands replayed, dreams, questions
 
@@ -188,7 +190,10 @@ class Replayer:
         from wikimem.setup.install import hook_command
 
         command = shlex.split(hook_command(client, Home(self.home)))
-        env = _wikimem_env(self.work, self.home, {"WIKIMEM_HOOK_DEADLINE": "5"})
+        extra = {"WIKIMEM_HOOK_DEADLINE": "5"}
+        if self.today:
+            extra["WIKIMEM_TODAY"] = self.today  # what injection takes as today: the calendar's
+        env = _wikimem_env(self.work, self.home, extra)
         env.pop("WIKIMEM_HOME")  # the installed command names its home itself
         start = time.perf_counter()
         proc = subprocess.run(
@@ -249,6 +254,7 @@ class Replayer:
     def dated(self, day: str) -> Iterator[None]:
         """The records the hooks append inside the block are re-dated to `day` after it."""
         before = self._event_sizes()
+        self.today = day
         yield
         self._redate(before, day)
 
