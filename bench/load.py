@@ -129,6 +129,20 @@ def payload(client: str, writer: int, i: int, session: str, cwd: str) -> dict[st
                 "tool_response": response,
             }
         return {**base, "hook_event_name": "Stop", "last_assistant_message": f"done {mark}"}
+    if client == "antigravity":
+        # Antigravity CLI records no prompt or answer (none is in its documented payloads): each
+        # event here is a tool call carrying the marker in its command line; camelCase, no event
+        # name in the payload (`writer` passes it as the command's --event)
+        return {
+            "hook_event_name": "PostToolUse",
+            "conversationId": session,
+            "stepIdx": i,
+            "workspacePaths": [cwd],
+            "toolCall": {
+                "name": "run_command",
+                "args": {"CommandLine": f"pytest -k {mark}", "Cwd": cwd},
+            },
+        }
     if client != "gemini":
         raise ValueError(f"bench/load.py has no events for the client {client!r} yet: add them")
     # Gemini CLI: BeforeAgent is the prompt, AfterTool the tool call, AfterAgent the stop
@@ -197,7 +211,7 @@ def writer(home: str, clients: list[str], w: int, n: int, inproc: bool, out: str
             session = str(uuid.uuid4())
         client = clients[(w + i) % len(clients)]
         event = payload(client, w, i, session, cwd)
-        named = event.pop("hook_event_name") if client == "copilot" else None
+        named = event.pop("hook_event_name") if client in ("copilot", "antigravity") else None
         data = json.dumps(event).encode()
         if inproc:
             from wikimem.capture import hook

@@ -222,3 +222,20 @@ def make_repo(path: Path, remote: str | None = None) -> Path:
     if remote:
         subprocess.run(["git", "-C", str(path), "remote", "add", "origin", remote], check=True)
     return path
+
+
+def own_lines(home: Path, *rels: str, via: str = "claude", day: str = "2026-12-01") -> None:
+    """Record every line of the notes at `rels` as the person's, as this machine would have had
+    them written through wikimem (a test that writes a note by hand writes no record:
+    `wikimem.wiki.origins`, and a line nobody recorded is never the person's)."""
+    from wikimem.wiki import origins
+
+    said = origins.code(origins.PERSON, via, day)
+    memory = home / "memory"
+    origins.save(
+        str(home / "state"),
+        {
+            rel: {k: said for k in origins.body_keys((memory / rel).read_text(encoding="utf-8"))}
+            for rel in rels
+        },
+    )

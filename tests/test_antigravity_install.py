@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import make_repo
+from tests.conftest import make_repo, own_lines
 from wikimem.harness import is_wikimem_command
 
 
@@ -33,7 +33,7 @@ def tree(root: Path) -> dict[str, bytes | None]:
     }
 
 
-PROFILE = "- I prefer tabs over spaces in every language. (claude 2026-12-01)"
+PROFILE = "- I prefer tabs over spaces in every language. (claude, 2026-12-01)"
 
 
 def test_install_writes_the_named_hook_and_uninstall_leaves_nothing(home: Path) -> None:
@@ -41,6 +41,7 @@ def test_install_writes_the_named_hook_and_uninstall_leaves_nothing(home: Path) 
     (home / "memory" / "profile" / "me.md").write_text(
         f"---\ntitle: me\nkind: profile\n---\n{PROFILE}\n"
     )
+    own_lines(home, "profile/me.md")
     before = tree(Path.home())
     proc = wikimem("install", "antigravity")
     assert proc.returncode == 0, proc.stderr

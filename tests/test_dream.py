@@ -158,7 +158,7 @@ def test_multi_session_offline_dream(home: Path, clones: tuple[str, str]) -> Non
     assert f"[[projects/acme-api/sessions/{digest_path.name[:-3]}|" in facts
     digest = parse_note(f"projects/acme-api/sessions/{digest_path.name}", digest_path.read_text())
     assert digest.kind == "session" and digest.sources == (f"claude:{short_id(CLAUDE_ID)}",)
-    assert "**Asked:** We use npm in this repo." in digest.body
+    assert "**Said:** We use npm in this repo." in digest.body
     assert "ran `npm test` (failed" in digest.body and "edited `src/auth.ts`" in digest.body
     assert "## Outcome" in digest.body and "Lint is clean." in digest.body
     assert len(digest_path.read_text()) < 13000
@@ -238,7 +238,8 @@ def test_second_dream_merges_counts_and_extends_the_digest(
     digests = list((home / "memory" / "projects" / "acme-api" / "sessions").glob("*.md"))
     assert len(digests) == 1  # the same session's digest, extended
     text = digests[0].read_text()
-    assert text.count("**Asked:**") == 2
+    # two turns, each opening with what the person said or asked of the agent
+    assert text.count("\n- **Said:**") + text.count("\n- **Asked of the agent:**") == 2
     assert "Sessions recorded: 1 (Claude Code 1)" in note(home, "projects/acme-api/overview.md")
     assert (
         wikimem("dream", "--json").stdout

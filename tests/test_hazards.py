@@ -5,6 +5,7 @@ given. The end-to-end test sends such lines through a teammate's commit to sessi
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -115,6 +116,10 @@ def test_the_reported_variants_pulled_from_a_teammate_wait_for_the_person(
     assert "Use pnpm" in given
     assert [line for line in REPORTED if line.split()[-1].strip("'\"") in given] == []
     assert "example.dev" not in given and "id_rsa" not in given
-    proc = wikimem("confirm", "projects/acme-api/setup.md")
+    listed = wikimem("confirm", "projects/acme-api/setup.md", "--json")
+    ids = [h["id"] for h in json.loads(listed.stdout)["held"]]  # shown, nothing confirmed yet
+    assert len(ids) == len(REPORTED) and "get.example.dev" not in _session_start(repo)
+    lines = [arg for i in ids for arg in ("--line", i)]
+    proc = wikimem("confirm", "projects/acme-api/setup.md", *lines)
     assert proc.returncode == 0, proc.stderr
     assert "get.example.dev" in _session_start(repo)

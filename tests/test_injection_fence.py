@@ -88,7 +88,7 @@ def test_prompt_passages_are_fenced_and_within_budget(home: Path) -> None:
     index = open_index(str(home / "state"), str(home / "memory"))
     try:
         index.refresh(full=True)
-        for budget in (3000, 600, 500):  # (each passage names its source: 400 fits none)
+        for budget in (3000, 800, 650):  # (each passage names its source, under a legend)
             injected = inject_prompt(
                 Home(str(home)), index, "acme", None, "billing deploys", budget, min_score=0.0
             )

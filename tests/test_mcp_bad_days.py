@@ -139,7 +139,8 @@ def test_a_running_server_obeys_a_protected_rule_added_while_it_runs(
         )
         error, text = tool_result(server.call(2, "memory_write", text="Deploys go out on Fridays"))
         assert error and "protected (gate.protected)" in text
-        assert "Fridays" not in (home / "memory/projects/acme-api/facts.md").read_text()
+        kept = (home / "memory/projects/acme-api").glob("*.md")
+        assert not any("Fridays" in p.read_text() for p in kept)
     finally:
         server.close()
 

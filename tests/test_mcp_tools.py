@@ -21,7 +21,7 @@ def wiki_home(home: Path) -> Home:
     h = Home(str(home))
     wiki = Wiki(h)
     remember(wiki, "I prefer pnpm over npm for JavaScript", path="profile/preferences.md")
-    remember(wiki, "Deploys go out blue-green on Fly", project="acme-api")
+    remember(wiki, "The API is deployed blue-green on Fly", project="acme-api")
     remember(wiki, "The billing service deploys with make release", project="billing")
     return h
 
@@ -258,9 +258,13 @@ def test_a_note_the_person_writes_while_the_server_runs_is_theirs_too(
 def test_a_secret_in_the_text_is_redacted_by_the_gate(wiki_home: Home, in_acme: str) -> None:
     tools = MemoryTools(wiki_home, in_acme)
     key = "sk-ant-api03-" + "B" * 40
-    done = tools.write(f"The CI key is {key}")
+    done = tools.write(f"The CI key is {key}, rotated by the platform team every month")
     assert done["redacted"]
     assert key not in tools.read(done["path"])["content"]
+    # a line that would hold nothing but the redacted secret is no claim: refused, said why
+    with pytest.raises(ToolInputError, match="a secret and nothing else") as refused:
+        tools.write(f"The CI key is {key}")
+    assert key not in str(refused.value)
 
 
 def test_oversized_or_empty_text_is_refused_with_the_reason(wiki_home: Home, in_acme: str) -> None:

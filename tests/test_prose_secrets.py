@@ -24,9 +24,9 @@ from wikimem.capture.redact import redact
 from wikimem.dream.fake import FakeBackend
 from wikimem.dream.runner import run_dream
 from wikimem.home import Home
-from wikimem.mcp.tools import MemoryTools
+from wikimem.mcp.tools import MemoryTools, ToolInputError
 from wikimem.wiki.batch import Wiki
-from wikimem.wiki.remember import remember
+from wikimem.wiki.remember import NotAClaim, remember
 
 # What the held-out corpus gave once the rules below existed (docs/security.md): a floor.
 HELDOUT_FORMATS_CAUGHT = 130  # 121 before the gitleaks formats
@@ -112,8 +112,14 @@ def test_a_password_typed_to_an_agent_reaches_no_file_commit_index_or_model(home
                 "cwd": str(home), "prompt": f"remember this please: {sentence}"}  # fmt: skip
         hook.main(["claude"], stdin=io.BytesIO(json.dumps(data).encode()), stdout=io.BytesIO())
     wiki = Wiki(Home(str(home)))
-    remember(wiki, TYPED[0][0], project="acme-api")
-    MemoryTools(Home(str(home))).write(TYPED[1][0], project="acme-api")
+    for sentence, write in (
+        (TYPED[0][0], lambda text: remember(wiki, text, project="acme-api")),
+        (TYPED[1][0], lambda text: MemoryTools(Home(str(home))).write(text, project="acme-api")),
+    ):
+        try:
+            write(sentence)
+        except (NotAClaim, ToolInputError) as refused:  # nothing but a secret: no claim
+            assert not [s for s in secrets if s in str(refused)]
     model_ops = {"operations": [{"op": "upsert", "path": "projects/acme-api/access.md",
                                  "title": "Access", "kind": "project",
                                  "body": f"- {TYPED[0][0]}\n- {TYPED[1][0]}\n"}]}  # fmt: skip

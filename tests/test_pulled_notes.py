@@ -243,7 +243,8 @@ def test_the_index_reports_nothing_held_for_notes_that_passed_the_gate(tmp_path:
     victim = make_home(tmp_path, "me")
     from wikimem.wiki.remember import remember
 
-    remember(Wiki(victim), f"The staging key is {AWS}", "projects/acme-api/keys.md")
+    text = f"The staging key is {AWS}, rotated by the platform team every month"
+    remember(Wiki(victim), text, "projects/acme-api/keys.md")
     index = open_index(victim.state_dir, victim.memory_dir)
     try:
         index.refresh(full=True)

@@ -36,7 +36,7 @@ from wikimem.home import Home
 from wikimem.mcp.tools import MemoryTools
 from wikimem.wiki.batch import Wiki
 from wikimem.wiki.notes import kebab
-from wikimem.wiki.remember import remember
+from wikimem.wiki.remember import NotAClaim, remember
 
 MIN_FORMATS = 75
 PUBLISHED_FALSE_POSITIVES = 0  # of len(ORDINARY) texts; docs/security.md
@@ -273,7 +273,10 @@ def test_no_secret_reaches_memory_git_the_index_or_a_model(
     for s in remembered:
         text = f"Remember for deploys: {_one_line(s.text)}"
         if len(text) <= statements.MAX_STATEMENT:  # longer ones `remember` refuses as such
-            remember(wiki, text, project="corpus")
+            try:
+                remember(wiki, text, project="corpus")
+            except NotAClaim as refused:  # nothing but a secret: no claim, nothing written
+                assert _leaked(s, str(refused)) == []
     mcp_answers = _through_mcp(home, remembered)
     backend, report = _dream_with_hostile_model(home)
     assert report["created"], report  # the notes themselves were written, redacted

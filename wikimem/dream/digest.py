@@ -113,7 +113,13 @@ def render_turn(
 ) -> str:
     lines = []
     if t.asked:
-        lines.append(f"**Asked:** {clip(resolve(t.asked), TURN_TEXT)}")
+        said, asked, pasted = split_prompt(resolve(t.asked))
+        if said:
+            lines.append(f"{SAID} {clip(said, TURN_TEXT)}")
+        if asked:
+            lines.append(f"{ASKED} {clip(asked, TURN_TEXT)}")
+        if pasted:
+            lines.append(f"{PASTED} {clip(pasted, TURN_TEXT // 2)}")
     if t.did:
         did = "; ".join(_dedupe(t.did))
         lines.append(f"**Did:** {clip(did, TURN_TEXT)}")
@@ -122,6 +128,36 @@ def render_turn(
     if about is not None and lines:
         lines.append(ABOUT_LINE.strip() + " " + " · ".join([*about.about, *about.when]))
     return "- " + "\n  ".join(lines)
+
+
+# A prompt in a digest, told apart (docs/memory.md): what the person said (given with a later
+# prompt that asks about it), what they asked of the agent then (a request, a question: kept,
+# searched, never given as if it still stood) and what they pasted (someone else's words).
+SAID = "**Said:**"
+ASKED = "**Asked of the agent:**"
+PASTED = "**Pasted:**"
+
+
+def split_prompt(prompt: str) -> tuple[str, str, str]:
+    """(said, asked of the agent, pasted) of a prompt, each in the order it was typed."""
+    from wikimem.dream import durable, paste, statements
+
+    own = paste.own_words(prompt)
+    said: list[str] = []
+    asked: list[str] = []
+    for sentence in statements.sentences(own) if own else []:
+        if durable.is_request(sentence) or durable.is_question(sentence):
+            asked.append(sentence)
+        else:
+            said.append(sentence)
+    own_lines = {ln.strip() for ln in own.split("\n") if ln.strip()}
+    rest = [
+        ln.strip()
+        for ln in prompt.split("\n")
+        if ln.strip() and ln.strip() not in own_lines and not ln.strip().startswith("```")
+    ]
+    join = " ".join
+    return join(said), join(asked), " / ".join(rest)
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -641,3 +641,9 @@ def is_request(clause: str) -> bool:
     """Whether `clause` opens as an order for now ("kick off the export", "can u …")."""
     c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip()
     return bool(_REQUEST.match(c)) and not _STANDING.search(c) and not _WORKING_STYLE.search(c)
+
+
+def is_question(clause: str) -> bool:
+    """Whether `clause` asks something ("which port does …", "is the cache warm?")."""
+    c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip()
+    return bool(_QUESTION.search(c))

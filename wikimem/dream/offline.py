@@ -181,6 +181,7 @@ class SessionWork:
     project: str
     link: str | None
     claims: list[tuple[str, str]] = field(default_factory=list)  # (path, claim text)
+    once: dict[str, tuple[str, str]] | None = None  # commands one session ran, to remember
     changed: list[str] = field(default_factory=list)
 
     def touched(self, path: str) -> None:
@@ -428,10 +429,8 @@ class OfflineBackend:
         that worked are remembered, hidden in the overview, for a later session to confirm."""
         project = work.project
         known = {commands.shape(c) for c in commands.parse_table(table)}
-        overview = notes.get(
-            f"projects/{project}/overview.md", f"{project} overview", "project", [project]
-        )
-        once = commands.once_lines(overview.body)
+        overview = notes.existing(f"projects/{project}/overview.md")
+        once = commands.once_lines(overview.body) if overview is not None else {}
         kept: dict[str, commands.Row] = {}
         pending = dict(once)
         for command, row in runs.items():
@@ -445,7 +444,7 @@ class OfflineBackend:
             elif row.ok and not commands.one_off(command, row.kind) and seen is None:
                 pending[key] = (work.s.source, row.last)
         if pending != once:
-            self._changed(work, overview, commands.with_once(overview.body, pending))
+            work.once = pending  # written with the overview (`_overview`)
         return kept
 
     # -- pitfalls: a failure, then what made it pass --------------------------------------------
@@ -522,6 +521,8 @@ class OfflineBackend:
             listing = "\n".join(f"- `{p}` ({n} edit{'s' if n != 1 else ''})" for p, n in top)
             body = _set_section(body, "files", listing, default)
         body = _set_section(body, "links", self._hub(notes, project, work), default)
+        if work.once is not None:
+            body = commands.with_once(body, work.once)
         self._changed(work, note, body)
 
     def _hub(self, notes: NoteSet, project: str, work: SessionWork) -> str:

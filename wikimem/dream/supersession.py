@@ -117,10 +117,29 @@ def verdict(
         and plain
         and not change
         and not _CHANGE.search(new)
-        and key_of(new).words != key_of(old).words
+        and not _exact_slot(new, old)
     ):
         return UNSURE
     return found
+
+
+def _exact_slot(new: str, old: str) -> bool:
+    """One typed slot of one thing, told the same way: the same words, the same kind of value
+    of exactly the same thing, or one naming convention's slot."""
+    a, b = key_of(new), key_of(old)
+    if a.words == b.words:
+        return True
+    slot_a, slot_b = convention_slot(new), convention_slot(old)
+    if slot_a is not None and slot_b is not None:
+        return slot_a[0] == slot_b[0]
+    return bool(
+        a.attribute
+        and a.attribute == b.attribute != "number"
+        and a.value
+        and b.value
+        and a.entity
+        and a.entity == b.entity
+    )
 
 
 # Tokens that name one thing among its kind: a number, a host or file name, a path.

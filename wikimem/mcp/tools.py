@@ -257,9 +257,14 @@ class MemoryTools:
             rel, content, base = self._replacement(rel, body, title)
             operation = "update" if base else "create"
             return [MemoryWrite(rel, operation, content, SOURCE, (), base)], [], [], rel
-        writes, replaced, contested, target = plan(
-            wiki, body, path=rel, project=place.project, source=SOURCE
-        )
+        from wikimem.wiki.remember import NotAClaim
+
+        try:
+            writes, replaced, contested, target = plan(
+                wiki, body, path=rel, project=place.project, source=SOURCE
+            )
+        except NotAClaim as exc:  # a question, a guess, a bare secret: said why, nothing kept
+            raise ToolInputError(str(exc)) from None
         for w in writes:
             self._require_visible(w.path, place, "write")
         return list(writes), list(replaced), list(contested), target

@@ -82,18 +82,25 @@ def pieces(
 
     def add(text: str, ordinal: int, kind: int, worth: float, skip: int = -1) -> None:
         for i, line in enumerate(lines_of(text)):
-            if i == skip or turn_id(hit.path, line) in given or not keep(line):
+            if i == skip or withheld(line) or turn_id(hit.path, line) in given or not keep(line):
                 continue
             out.append(Piece(worth, rank, kind, hit.path, ordinal, i, line))
 
     own = lines_of(hit.body)
+    if hit.heading == TURNS_HEADING:
+        # what was asked of the agent then, or pasted, found the turn but is not given as if it
+        # still stood: what was said, done and answered is
+        asked = [i for i, ln in enumerate(own) if withheld(ln)]
+        if asked and len(asked) < len(own):
+            for i in asked:
+                own[i] = ""
     if hit.heading != TURNS_HEADING:
         add(hit.body, hit.ordinal, 0, value)  # the digest's opening or outcome: given as it is
         return out
     average = sum(len(ln) for ln in own) / len(own) if own else 1.0
     scores = [ranking.line_score(ln, weights, average) for ln in own]
-    best = max(range(len(own)), key=lambda i: (scores[i], -i), default=0)
-    if own and turn_id(hit.path, own[best]) not in given and keep(own[best]):
+    best = max((i for i in range(len(own)) if own[i]), key=lambda i: (scores[i], -i), default=0)
+    if own and own[best] and turn_id(hit.path, own[best]) not in given and keep(own[best]):
         out.append(Piece(value, rank, 0, hit.path, hit.ordinal, best, own[best]))
     add(hit.body, hit.ordinal, 1, value * SAME_TURN, skip=best)
     for step, worth in ((1, NEXT_TURN), (-1, PREVIOUS_TURN)):
@@ -103,11 +110,20 @@ def pieces(
     return out
 
 
+_WITHHELD = ("**Asked of the agent:** ", "**Pasted:** ")
+
+
+def withheld(line: str) -> bool:
+    """A digest line that finds its turn but is never given: a request or question of the
+    agent then, or pasted text (`wikimem.dream.digest.split_prompt`)."""
+    return line.strip().removeprefix("- ").startswith(_WITHHELD)
+
+
 def content(line: str) -> str:
     """What a line says, without its bullet and label: a digest's outcome repeats the last
     answer, and is not given twice."""
     text = line.strip().removeprefix("- ")
-    for label in ("**Asked:** ", "**Did:** ", "**Answered:** "):
+    for label in ("**Said:** ", "**Asked:** ", "**Did:** ", "**Answered:** "):
         text = text.removeprefix(label)
     return " ".join(text.split())
 

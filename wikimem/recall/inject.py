@@ -44,7 +44,7 @@ import heapq
 import os
 
 from wikimem.capture.redact import redact
-from wikimem.recall import attribution, digests, ranking, relevance, rerank
+from wikimem.recall import attribution, digests, past, ranking, relevance, rerank
 from wikimem.recall.fence import data, one_line
 from wikimem.recall.given import (
     defer_standing,
@@ -201,38 +201,6 @@ def _strip_markers(body: str, held: Callable[[str], bool] | None = None) -> str:
         if text.rstrip().endswith(heading):
             text = text.rstrip()[: -len(heading)]
     return text
-
-
-def compact_provenance(line: str) -> str:
-    """`… ([[projects/x/sessions/2026-11-30-ab12|codex 2026-11-30]])` → `… (codex, 2026-11-30)`:
-    the link is for people browsing the vault; an agent needs who and when."""
-    end = line.rstrip()
-    if not end.endswith("]])"):
-        return line
-    start = end.rfind("([[")
-    if start == -1:
-        return line
-    inside = end[start + 3 : -3]
-    label = inside.split("|", 1)[1] if "|" in inside else inside.rsplit("/", 1)[-1]
-    source, _, day = label.strip().rpartition(" ")
-    label = f"{source}, {day}" if source and day[:2].isdigit() else label.strip()
-    return f"{end[:start].rstrip()} ({label})"
-
-
-def superseded_values(bodies: Sequence[str]) -> set[str]:
-    """Values the claims say were replaced ("(was 9102 until 2026-11-30)"), lower-cased."""
-    out: set[str] = set()
-    for body in bodies:
-        i = body.find("(was ")
-        while i != -1:
-            j = body.find(" until ", i)
-            k = body.find(")", i)
-            if j != -1 and k != -1 and j < k and j - i < 120:
-                value = body[i + 5 : j].strip().strip('"').lower()
-                if value:
-                    out.add(value)
-            i = body.find("(was ", i + 5)
-    return out
 
 
 def _fit(header: str, body: str, room: int) -> str | None:
@@ -534,62 +502,6 @@ def _living_bodies(home: Home, index: Index, project: str) -> list[str]:
     return bodies
 
 
-PAST_PREFIX = "<!-- wikimem:was "
-
-
-def past_claims(bodies: Sequence[str]) -> list[set[str]]:
-    """The words of each claim the notes say was replaced or retracted (hidden
-    `<!-- wikimem:was DAY TEXT -->` lines), to recognise a digest that repeats one."""
-    out = []
-    for body in bodies:
-        for line in body.split("\n"):
-            if line.startswith(PAST_PREFIX):
-                words = _words(line[len(PAST_PREFIX) + 11 :].rsplit("-->", 1)[0])
-                if len(words) >= 2:
-                    out.append(words)
-    return out
-
-
-def _words(text: str) -> set[str]:
-    words: set[str] = set()
-    token: list[str] = []
-    for ch in text.lower() + " ":
-        if ch.isalnum() or ch in "_-./:":
-            token.append(ch)
-        elif token:
-            word = "".join(token).strip("-./:")
-            token = []
-            if len(word) > 2 and word not in _COMMON_WORDS:
-                words.add(word)
-    return words
-
-
-_COMMON_WORDS = frozenset(
-    """the and for with that this from into are was were has have had not but you your our its
-    their they them there then than when what which who will would should could can may might
-    must also only just very all any some one two use uses used using been being does did done
-    now here""".split()
-)
-
-
-def _restates(passage: str, past: list[set[str]]) -> bool:
-    words = _words(passage)
-    return any(len(p & words) >= 0.7 * len(p) for p in past)
-
-
-def _mentions(text: str, values: set[str]) -> bool:
-    lowered = text.lower()
-    for value in values:
-        i = lowered.find(value)
-        while i != -1:
-            before = lowered[i - 1] if i > 0 else " "
-            after = lowered[i + len(value)] if i + len(value) < len(lowered) else " "
-            if not (before.isalnum() or after.isalnum()):
-                return True
-            i = lowered.find(value, i + 1)
-    return False
-
-
 def relevant(
     home: Home,
     index: Index,
@@ -648,7 +560,9 @@ def _keep_line(
     known = known_claims(index, given["notes"])
     if fresh is None and not known:
         return lambda line: True
-    return lambda line: (fresh is None or fresh(line)) and not (known and _restates(line, known))
+    return lambda line: (
+        (fresh is None or fresh(line)) and not (known and past.restates(line, known))
+    )
 
 
 def known_claims(index: Index, paths: Sequence[str]) -> list[set[str]]:
@@ -662,7 +576,7 @@ def known_claims(index: Index, paths: Sequence[str]) -> list[set[str]]:
     out = []
     for (body,) in rows:
         for line in str(body).split("\n"):
-            words = _words(line)
+            words = past.words(line)
             if len(words) >= 3:
                 out.append(words)
     return out
@@ -672,12 +586,17 @@ def _fresh_turns(home: Home, index: Index, project: str) -> Callable[[str], bool
     """A test for digest text: False when it repeats a value or a claim the living notes say was
     replaced or retracted; None when they record no such thing."""
     bodies = _living_bodies(home, index, project)
-    stale = superseded_values(bodies)
-    past = past_claims(bodies)
-    if not stale and not past:
+    stale = past.superseded_values(bodies)
+    replaced = past.past_claims(bodies)
+    gone = past.retracted(bodies)
+    if not stale and not replaced and not gone:
         return None
     return lambda text: (
-        not (stale and _mentions(text, stale)) and not (past and _restates(text, past))
+        not (
+            (stale and past.mentions(text, stale))
+            or (replaced and past.restates(text, replaced))
+            or (gone and past.names(text, gone))
+        )
     )
 
 

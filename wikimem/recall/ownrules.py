@@ -242,9 +242,17 @@ def _said(body: str, digest: bool, path: str, updated: str) -> list[tuple[str, s
     for line in body.split("\n"):
         text = line.strip()
         if digest:
-            if not text.startswith(("- **Asked:** ", "**Asked:** ")):
+            label = next(
+                (
+                    lb
+                    for lb in ("**Said:** ", "**Asked of the agent:** ", "**Asked:** ")
+                    if lb in text
+                ),
+                None,
+            )
+            if label is None or not text.removeprefix("- ").startswith(label):
                 continue
-            text = text.split("**Asked:** ", 1)[1]
+            text = text.split(label, 1)[1]
             day = note_day
         else:
             if not text.startswith("- ") or "(agent in " in text or "tool output in " in text:
@@ -263,7 +271,7 @@ def _said(body: str, digest: bool, path: str, updated: str) -> list[tuple[str, s
 
 def _claim(text: str) -> tuple[str, str]:
     """A claim's text without its subject and provenance, and the day it was said."""
-    from wikimem.recall.inject import compact_provenance
+    from wikimem.recall.past import compact_provenance
 
     text = compact_provenance(text).rstrip()
     day = ""
@@ -382,7 +390,7 @@ def _specific(word: str) -> bool:
 
 
 def _restates(sentence: str, known: Sequence[set[str]]) -> bool:
-    from wikimem.recall.inject import _restates as restates
+    from wikimem.recall.past import restates
 
     return restates(sentence, list(known))
 

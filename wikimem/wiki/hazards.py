@@ -46,6 +46,9 @@ and a few substring searches, and `re` is imported only for text that may be inj
 
 from __future__ import annotations
 
+# Requirement schemes that install from a repository ("git+https://…"): a set, not a command.
+_VCS_SCHEMES = frozenset({"hg", "git", "svn", "bzr"})
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -645,9 +648,7 @@ def _index_hazard(cmd: _Command) -> str | None:
                 return "other_index"
             elif before in (*valued, "-r", "-c", "-e", "--requirement", "--constraint"):
                 continue
-            elif not a.startswith("-") and (
-                "://" in a or a.split("+", 1)[0] in ("git", "hg", "svn", "bzr")
-            ):
+            elif not a.startswith("-") and ("://" in a or a.split("+", 1)[0] in _VCS_SCHEMES):
                 return "other_index"
         return None
     if name in ("npm", "pnpm", "yarn", "bun", "cnpm"):

@@ -49,8 +49,14 @@ def held(
 
 
 def why(line: str, origin: str) -> str:
-    if confirmations.HELD_MARK in line or confirmations.needs_confirming(line):
+    if confirmations.needs_confirming(line):
+        from wikimem.wiki import hazards
+
+        if hazards.hazard(line) == "injection" and not origins.is_person(origin):
+            return f"{INSTRUCTION}, and came from {origins.label(origin)}"
         return confirmations.why(line)
+    if confirmations.HELD_MARK in line:
+        return FETCHED
     return f"{INSTRUCTION}, and came from {origins.label(origin)}"
 
 
