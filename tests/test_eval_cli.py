@@ -90,12 +90,12 @@ def test_a_failing_case_is_a_result_and_the_persons_home_is_left_as_it_was(
     person: Path,
 ) -> None:
     """`configured` with an offline config: free, so nothing is asked; the case fails offline
-    (its follow-up request is injected as if it were a fact) and the exit status is still 0."""
+    (a terse preference with typos the offline rules do not read) and the exit status is still 0."""
     set_dream(person, backend="offline")
     before = snapshot(person)
-    proc = wikimem("eval", "--backend", "configured", "--set", "heldout2", "--cases", "replica-lag")
+    proc = wikimem("eval", "--backend", "configured", "--set", "heldout2", "--cases", "iso-dates")
     assert proc.returncode == 0, proc.stderr
-    assert "| everyday retraction | 1     | 0/1 (0%)" in proc.stdout
+    assert "| terse preference | 1     | 0/1 (0%)" in proc.stdout
     assert "score (heldout2 set, offline): clean 0/1 (0%)" in proc.stdout
     assert snapshot(person) == before
 

@@ -217,8 +217,9 @@ def record_past(body: str, texts: Iterable[str], day: str) -> str:
 
 _RETRACTED_PREFIX = "<!-- wikimem:retracted "
 # Words a retraction names its subject with that say nothing of which subject it is.
-_GENERIC_TARGET = frozenset(
-    "thing things whole bit part rule rules stuff note notes business idea step".split()
+GENERIC_TARGET = frozenset(
+    "thing things whole bit part rule rules stuff note notes business idea step decision "
+    "change move switch call".split()
 )
 
 
@@ -226,7 +227,7 @@ def record_retracted(body: str, target: str, day: str) -> str:
     """`body` with a hidden line saying that what `target` names was retracted on `day`
     (`<!-- wikimem:retracted DAY TARGET -->`), when no living claim said it: recall leaves out
     the older digests that do. The newest `MAX_PAST` are kept."""
-    words = [w for w in re.findall(r"[\w.@/-]+", target.lower()) if w not in _GENERIC_TARGET]
+    words = [w for w in re.findall(r"[\w.@/-]+", target.lower()) if w not in GENERIC_TARGET]
     words = [w for w in words if w not in ("the", "that", "this", "a", "an", "our", "my")]
     if not words:
         return body
@@ -502,7 +503,7 @@ def retract(body: str, target: str, day: str = "") -> tuple[str, list[str]]:
         ]
         return content_terms(text) | content_terms(" ".join(parts))
 
-    want = terms(target) - _GENERIC_TARGET - {"everyth", "everything", "anyth", "someth"}
+    want = terms(target) - GENERIC_TARGET - {"everyth", "everything", "anyth", "someth"}
     named = " ".join(target.lower().split()).strip(" .")
     # "pg-stg-03 is retired": an identifier names the claims that hold it, as a word of theirs
     idents = [

@@ -146,7 +146,7 @@ def split_prompt(prompt: str) -> tuple[str, str, str]:
     said: list[str] = []
     asked: list[str] = []
     for sentence in statements.sentences(own) if own else []:
-        if durable.is_request(sentence) or durable.is_question(sentence):
+        if durable.addressed_to_agent(sentence):
             asked.append(sentence)
         else:
             said.append(sentence)

@@ -61,7 +61,8 @@ _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|alright|so|and|also|oh|actually|btw|by the way|fyi|heads up|"
     r"quick note|one more thing|just so you know|for context|hey|hi|right|anyway|anyways|"
     r"fwiw|imo|imho|tbh|ngl|iirc|afaik|ah|ahh|hmm|hm|welp|ugh|argh|ooh|oops|lol|"
-    r"plus|but|then|now|well|yeah|yep|nope|no|great|cool|thanks|thank you|perfect|nice|good)"
+    r"plus|but|then|now|well|yeah|yep|nope|no|great|cool|thanks|thank you|perfect|nice|good|"
+    r"fine|sure|right then|ok then)"
     r"[,:!.]?\s+)+",
     re.IGNORECASE,
 )
@@ -136,12 +137,14 @@ _NOW = re.compile(
     r"for today|just this once|(?:till|until|til|before) (?:i'?m|i am|i get|we'?re|we get) "
     r"back|while i'?m (?:away|out|gone|off)|in this (?:pr|branch|session|ticket|task|run)|"
     r"for this (?:pr|branch|session|ticket|task|change|run|one)|first thing|next step|"
-    r"asap|in a bit|later today|tomorrow|yet)\b",
+    r"asap|in a bit|later today|tomorrow|yet|(?:till|until|til) then|for the time being|"
+    r"meanwhile|in the meantime)\b",
     re.IGNORECASE,
 )
 # A problem being reported: what the session is about, not a fact to carry into the next one.
 _PROBLEM = re.compile(
-    r"\b(?:broken|breaks|broke|crash\w*|fail(?:s|ing|ed|ure)?|errors? out|throws|raises an?|"
+    r"\b(?:broken|breaks|broke|crash\w*|fail(?:s|ing|ed|ure)?(?![ -]fast\b|[ -]open\b|"
+    r"[ -]closed\b|[ -]safe\b)|errors? out|throws|raises an?|"
     r"exception|bug(?:gy|s)?|flaky|flakes|slow(?:er|ly)?|hangs?|hanging|stuck|timing out|"
     r"times out|timed out|wrong|weird|strange|odd|doesn'?t work|does not work|not working|"
     r"isn'?t working|stopped working|won'?t (?:start|build|load|run|work)|can'?t (?:find|"
@@ -164,6 +167,10 @@ _DONE = re.compile(
     r"^(?:just |finally |already )?(?:[a-z]+ed|did|ran|made|wrote|built|took|put|got|set up|"
     r"broke|shipped|kept)\b(?! by\b| to\b| in\b| on\b| at\b| from\b| with\b| as\b)",
     re.IGNORECASE,
+)
+# "bumped us to terraform 1.9.8": a change said by what was done, with the value it is now
+_CHANGED_TO = re.compile(
+    r"\bto (?:v?\d+(?:\.\d+)+|[\w.-]+ v?\d+(?:\.\d+)*|`[^`]+`|[\w-]+(?:\.[\w-]+)+|\d{2,5})\b"
 )
 _PRONOUN_OBJECT = re.compile(
     r"^[^,;]*?\b(?!is\b|are\b|was\b|were\b)[a-z]+(?:s|ed)? (?:it|them|those|these)"
@@ -304,11 +311,13 @@ _PROHIBITION = re.compile(
 )
 _CONDITION_GENERAL = re.compile(
     r"\b(?:unless (?:i|we|you are|you'?re|asked|told)|without (?:asking|checking|a review|"
-    r"approval|my ok)|before (?:you|we|i|anyone) (?:commit|push|merge|deploy|release|open|"
+    r"approval|my ok)|(?:before (?:you|we|i|anyone) (?:commit|push|merge|deploy|release|open|"
     r"finish|ship|tag|cut|edit|change|touch|run|start)\w*|after (?:you|we|i) (?:commit|push|"
     r"merge|deploy|release|finish|change|edit)\w*|when(?:ever)? (?:you|we|i) (?:commit|push|"
     r"merge|deploy|release|add|change|edit|write|touch|open|create|bump|rename)\w*|"
-    r"if (?:you|we) (?:commit|push|merge|deploy|add|change|edit|write|touch|need)\w*)\b",
+    r"if (?:you|we) (?:commit|push|merge|deploy|add|change|edit|write|touch|need)\w*)"
+    # "before I open the PR": this one, not a standing condition
+    r"(?! (?:the|this|that|it|my|our|these|those)\b))\b",
     re.IGNORECASE,
 )
 # How the person wants an agent to work with them: true across their work.
@@ -493,10 +502,16 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     if _MALFUNCTION.search(c):
         return Silent("a problem being reported")
     if _FRAMED.match(c):
-        return Silent("framed: what follows the colon is read on its own")
+        # "All tests live under tests/, mirroring the package layout: tests/invoices/…": a
+        # statement and its example; "files touched: …" or "status update: …" is a label
+        head = c.split(": ", 1)[0]
+        said = judge(head, asked=asked, instead=instead)
+        if isinstance(said, Silent):
+            return Silent("framed: what follows the colon is read on its own")
+        return said
     found = _recognise(c, asked)
     if isinstance(found, Silent) and instead and _PRESENT_STATEMENT.match(c):
-        found = Durable("fact", "what is true instead", change=True)
+        found = Durable("fact", "what is true instead")
     if isinstance(found, Silent):
         return found
     head = c.split(", ", 1)[0]  # a clause after a comma may point back inside the sentence
@@ -514,7 +529,7 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
 def _recognise(c: str, asked: bool) -> Judgement:
     if _ABOUT_ME.match(c):
         return Durable("about", "about the person")
-    if _DONE.match(c):
+    if _DONE.match(c) and not (_CHANGE.match(c) and _CHANGED_TO.search(c)):
         return Silent("what was done")
     if _PASSING.match(c) and not _STANDING.search(c):
         return Silent("a passing state")
@@ -533,6 +548,11 @@ def _recognise(c: str, asked: bool) -> Judgement:
         return Durable("rule", "convention")
     if _STANCE.search(c) and _names_something(c):
         return Durable("rule", "stance", change=bool(_CHANGE.search(c)))
+    if _CONDITION_GENERAL.search(c) and (
+        _IMPERATIVE.match(c)
+        or re.match(r"^(?:before|after|when|whenever|every time|each time|if|unless)\b", c, re.I)
+    ):
+        return Durable("rule", "conditional rule")
     if _REQUEST.match(c) and not asked:
         return Silent("a request for now")
     prohibition = _PROHIBITION.match(c)
@@ -540,11 +560,6 @@ def _recognise(c: str, asked: bool) -> Judgement:
         return Durable("rule", "prohibition")
     if _IMPERATIVE.match(c) and _CHOICE.search(c) and _names_something(c):
         return Durable("rule", "choice")
-    if _CONDITION_GENERAL.search(c) and (
-        _IMPERATIVE.match(c)
-        or re.match(r"^(?:before|after|when|whenever|every time|each time|if|unless)\b", c, re.I)
-    ):
-        return Durable("rule", "conditional rule")
     if _OBLIGATION.search(c) and not _FIRST_PERSON.match(c) and _SUBJECT_START.match(c):
         return Durable("rule", "obligation")
     if not _FIRST_PERSON.match(c) and _FACT_VERB.search(_words_only(c)):
@@ -552,6 +567,8 @@ def _recognise(c: str, asked: bool) -> Judgement:
             return Durable("fact", "owner")
         if _TYPED_VALUE.search(c) and _named_subject(c):
             return Durable("fact", "typed value", change=bool(_CHANGE.search(c)))
+    if _CHANGE.match(c) and _CHANGED_TO.search(c):
+        return Durable("fact", "change", change=True)
     if (_MOVED.match(c) or _MOVED_BY_US.match(c)) and (
         _names_something(c) or _TYPED_VALUE.search(c)
     ):
@@ -647,3 +664,20 @@ def is_question(clause: str) -> bool:
     """Whether `clause` asks something ("which port does …", "is the cache warm?")."""
     c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip()
     return bool(_QUESTION.search(c))
+
+
+_ORDER = re.compile(
+    r"^(?:(?:you )?(?:don'?t|dont|do not|never|no need to|stop|quit|avoid)\b|(?:"
+    + _CONVENTION_VERB
+    + r")\b(?! (?:is|are|was|were)\b))",
+    re.IGNORECASE,
+)
+
+
+def addressed_to_agent(clause: str) -> bool:
+    """Whether `clause` is said to the agent for then: a question, a request, or an order
+    (positive or negative) that is no standing rule ("dont merge anything till I'm back")."""
+    c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip()
+    if _QUESTION.search(c) or is_request(c):
+        return True
+    return bool(_ORDER.match(c)) and isinstance(judge(c), Silent)

@@ -42,7 +42,8 @@ MAX_FINDING = 220
 _NOT_A_FINDING = re.compile(
     r"^(?:i|i'?ve|i'?ll|i'?d|i'?m|i have|i will|let me|let'?s|we'?ll|you|your|now,|done|next|"
     r"here'?s|here is|feel free|if you|once you|to (?:fix|make|do)|please|note that you|"
-    r"should i|want me|shall i|summary|in summary|all set|great|sure|ok(?:ay)?)\b",
+    r"should i|want me|shall i|summary|in summary|all set|great|sure|ok(?:ay)?|"
+    r"per (?:that|this|the|your)|according to|from (?:that|this|the|your) (?:page|readme|doc))\b",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
@@ -54,7 +55,7 @@ _HEDGE = re.compile(
 _OUTCOME = re.compile(
     r"\b(?:pass(?:es|ed|ing)?|fail(?:s|ed|ing|ure)?|succeed(?:s|ed)?|green|broken|fixed|"
     r"works? now|error|errors|warning|timed out|exit(?:ed)? with|uploaded|created|added|removed|"
-    r"deleted|updated|changed|edited|wrote|ran|installed|built|generated)\b",
+    r"deleted|updated|changed|edited|wrote|ran|installed|built|generated|again|back to)\b",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"(?<!\w:)(?:;|:)\s+(?![^`]*`)")

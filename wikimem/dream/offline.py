@@ -364,6 +364,18 @@ class OfflineBackend:
         self, work: SessionWork, notes: NoteSet, target: str, project: str
     ) -> None:
         """ "we've moved off uv": the command rows that run uv are no longer how it is done."""
+        overview = notes.existing(f"projects/{project}/overview.md")
+        once = commands.once_lines(overview.body) if overview is not None else {}
+        terms = subjects.content_terms(target) - claims.GENERIC_TARGET
+        kept = {
+            c: v
+            for c, v in once.items()
+            if not (terms and terms <= set(re.findall(r"[a-z0-9]+", c.lower())))
+        }
+        if overview is not None and kept != once:
+            # "ignore what I said about the proxy": a command waiting to recur that ran through
+            # it is not remembered either
+            self._changed(work, overview, commands.with_once(overview.body, kept))
         tool = target.strip().strip("`").lower()
         if not re.fullmatch(r"[a-z][\w.+-]{1,30}", tool):
             return

@@ -56,6 +56,43 @@ class Pitfall:
     ran: list[str] = field(default_factory=list)  # commands that worked in between
 
 
+# What a fix may edit and still be about the environment, not the code under work: build and
+# tool configuration, dependencies, CI, containers, environment files.
+_SETUP_FILE = re.compile(
+    r"(?:^|/)(?:Makefile|GNUmakefile|justfile|Justfile|Dockerfile[\w.-]*|docker-compose[\w.-]*|"
+    r"compose[\w.-]*\.ya?ml|\.env[\w.-]*|\.tool-versions|\.python-version|\.nvmrc|"
+    r"\.node-version|\.terraform-version|[\w.-]+\.(?:toml|ya?ml|json|cfg|ini|lock|conf|mk)|"
+    r"requirements[\w.-]*\.txt|setup\.py|go\.mod|go\.sum|Gemfile[\w.]*|\.github/[\w./-]+|"
+    r"conftest\.py|tsconfig[\w.-]*\.json)$"
+)
+
+
+# An error that says how the environment bites (a module, a tool, a limit, a version, a port),
+# unlike an assertion or a lint finding about the code under work.
+_ENVIRONMENT = re.compile(
+    r"(?i)\b(?:modulenotfound|no module named|importerror|command not found|not found in path|"
+    r"no such file|permission denied|eacces|econnrefused|connection refused|exceeds?|maximum|"
+    r"minimum|max(?:imum)? \d|must be|requires?|required|unsupported|not supported|"
+    r"unrecognized|invalid option|version|out of memory|oom|address already in use|"
+    r"port \d+ (?:is )?in use|certificate|ssl|tls|rate limit|quota|timed? ?out|not installed|"
+    r"missing (?:env|environment|variable|dependency|module|package))\b"
+)
+
+
+def _a_bug_fixed(pitfall: Pitfall) -> bool:
+    """A failure fixed in the session by editing the code under work, or found by a one-off run
+    (one test, one file): the bug the session fixed, told in its digest. A pitfall is a trap of
+    the environment: what fixed it was a command (`pip install -e .`) or a setup file."""
+    from wikimem.dream.commands import one_off
+
+    kind = command_kind(pitfall.command) or ""
+    if kind and one_off(pitfall.command, kind):
+        return True
+    if pitfall.ran or _ENVIRONMENT.search(pitfall.error):
+        return False  # "No module named …", "exceeds provider max 900": how the setup bites
+    return bool(pitfall.files) and not any(_SETUP_FILE.search(f) for f in pitfall.files)
+
+
 def base_of(command: str) -> str:
     """The tool and what it runs, without the options: `npm test -- --x` → `npm test`."""
     words = [w for w in command.split() if not w.startswith("-")]
@@ -159,6 +196,8 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
             pending.files.extend(f for f in touched_files(r) if f not in pending.files)
     out = []
     for pitfall, said in found:
+        if _a_bug_fixed(pitfall):
+            continue  # the session's work: its digest tells it, no trap for the next one
         pitfall.explanation = explain(said)
         out.append(pitfall)
     for base, pitfall in failing.items():

@@ -384,6 +384,14 @@ _COMMENTARY = re.compile(
 )
 _OWN_CLAUSE = re.compile(r"^(?:my|our) \w+(?: \w+)? (?:is|are)\b", re.IGNORECASE)
 _PRONOUN_OBJECT = re.compile(r"\b(?:it|them|her|him|that|there|this)\b", re.IGNORECASE)
+_PRONOUN_LEAD_WORD = re.compile(r"^(?:it|they)\b", re.IGNORECASE)
+# What a retraction's words name as the thing: "we removed the loader retries" -> "the loader"
+_RETRACTED_THING = re.compile(
+    r"\b(?:the|our|that) ([a-z][\w-]*(?: [a-z][\w-]*)?)(?= (?:retries|retry|step|check|lock|"
+    r"limit|rule|flag|cache|timeout|option|setting|feature|support|fallback|proxy|hook)\b)|"
+    r"\b(?:the|our|that) ([a-z][\w-]*)\b",
+    re.IGNORECASE,
+)
 _PRONOUN_LEAD = re.compile(r"^(?:it|they|this|that)(?:'s| is| are| was| \w+s)\b", re.IGNORECASE)
 _ASKED_TO = re.compile(
     r"^(?P<who>[\w\s-]{2,30}?) (?:asked|told|wanted|wants|decided|agreed)(?: (?:us|me|them))? to "
@@ -815,6 +823,17 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         r"^(?P<target>[^,;:]{3,80}?) (?:is|are|was|were|got|has been|have been) (?:gone|dead|"
         r"retired|deprecated|decommissioned|history|obsolete|removed|dropped|scrapped|killed|"
         r"shut down|turned off)(?: now| for good)?(?:[,;:]\s*(?P<rest>.+))?$",
+        # "walking back the httpx decision", "rolling back the move to podman"
+        r"^(?:(?:we'?re|i'?m|we are|i am) )?(?:walking|walk|rolling|roll|reversing|reverse|"
+        r"undoing|undo) back? ?(?:the |that |my |our |on )?(?P<target>[^,;:]{3,80}?)"
+        r"(?: decision| change| move| switch| thing| idea| call)?(?:[,;:]\s*(?P<rest>.+))?$",
+        # "forget the vale-on-everything thing", "scratch the 12 partitions rule"
+        r"^(?:forget|scratch|disregard)(?: about)? (?:the |that |my |our |this )?"
+        r"(?P<target>[^,;:]{3,80}?)(?: thing| rule| bit| part| idea| note| requirement| "
+        r"convention| policy)?(?:[,;:]\s*(?P<rest>.+))?$",
+        r"^(?:drop|ignore|kill|nix|ditch|scrap) (?:the |that |my |our |this )"
+        r"(?P<target>[^,;:]{3,80}?) (?:thing|rule|bit|part|idea|note|requirement|convention|"
+        r"policy)(?:[,;:]\s*(?P<rest>.+))?$",
         # "we got rid of the nightly rebuild", "scrap the release freeze rule"
         r"^(?:we |i )?(?:(?:have |'ve )?(?:got rid of|killed|retired|scrapped|ditched|"
         r"decommissioned)|scrap|ditch) (?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",
@@ -982,7 +1001,15 @@ def _read_sentence(
         sentence, replacing = rest, True  # what is true instead: kept as said
     if sentence.endswith("?") or (_QUESTION_START.match(sentence) and "?" in raw):
         return
-    if _PRONOUN_LEAD.match(sentence) and out and out[-1].kind != "retraction":
+    if _PRONOUN_LEAD.match(sentence) and out and out[-1].kind == "retraction":
+        # "we removed the loader retries entirely. It fails fast now.": "it" is what the
+        # retraction named
+        named = _RETRACTED_THING.search(out[-1].target)
+        if named:
+            thing = next(g for g in named.groups() if g)
+            sentence = _PRONOUN_LEAD_WORD.sub(f"The {thing}", sentence, count=1)
+            replacing = True
+    elif _PRONOUN_LEAD.match(sentence) and out:
         # (a retraction's replacement is a statement too, so it can be continued)
         # "It fails fast now." goes on with the statement before it
         continuation = clean(sentence, said_on)
