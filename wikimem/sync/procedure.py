@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.capture.events import utc_timestamp
 from wikimem.config import Config, load_config
 from wikimem.errors import WikimemError
@@ -571,13 +572,12 @@ def _clear_journal(home: Home) -> None:
 def recover(home: Home, git: Git, config: Config) -> bool:
     """Finish a sync a crash interrupted while it moved memory/; True if there was one."""
     try:
-        with open(_journal_path(home), encoding="utf-8") as fh:
-            journal = json.load(fh)
+        journal = json.loads(boundedfile.read_text(_journal_path(home)))
         old, target, own = str(journal["old"]), str(journal["target"]), bool(journal["own"])
         preserved: dict[str, str | None] = dict(journal.get("preserved", {}))
     except FileNotFoundError:
         return False
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, boundedfile.Refused):
         _clear_journal(home)
         return False
     _clear_stale_locks(git.repo, 0.0)

@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from wikimem import boundedfile
 from wikimem.capture.redact import clean, scrub
 from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
@@ -373,13 +374,12 @@ class Wiki:
                 f"removed {len(temps)} temp file(s) a killed write left in memory/"
             )
         try:
-            with open(self._journal_path(), encoding="utf-8") as fh:
-                journal = json.load(fh)
+            journal = json.loads(boundedfile.read_text(self._journal_path()))
             if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list):
                 raise ValueError("not a journal")
         except FileNotFoundError:
             return []
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, boundedfile.Refused):
             aside = self._journal_path() + ".corrupt"
             os.replace(self._journal_path(), aside)
             self.recovery_notes.append(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 
 NAME = "pins.json"
@@ -33,8 +34,7 @@ def _path(state_dir: str) -> str:
 def honoured(state_dir: str) -> frozenset[str] | None:
     """The pins this machine honours; None when there is no list yet (see `seed`)."""
     try:
-        with open(_path(state_dir), encoding="utf-8") as fh:
-            data = fastjson.loads(fh.read())
+        data = fastjson.loads(boundedfile.read_text(_path(state_dir)))
     except FileNotFoundError:
         return None
     except (OSError, ValueError):

@@ -9,13 +9,15 @@ an editor or Obsidian, or say which is true in a session or with `wikimem rememb
 `held(memory_dir, state_dir)` lists the claims withheld from agents (`wikimem.wiki.confirmations`):
 a rule that would have an agent run code fetched from the network, stored but never injected
 until the person confirms it with `wikimem confirm PATH`.
+Both read a note only up to `limit` bytes (`gate.max_note_bytes`): a larger one is never read,
+indexed or injected (`wikimem.wiki.vetting`), so it holds nothing to settle or confirm here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikimem.wiki import confirmations, notemeta, plainfile
+from wikimem.wiki import confirmations, notemeta, plainfile, vetting
 from wikimem.wiki.notemeta import CONTESTED
 from wikimem.wiki.plainfile import note_paths
 
@@ -27,12 +29,12 @@ class Contested:
     earlier: str
 
 
-def contested(memory_dir: str) -> list[Contested]:
+def contested(memory_dir: str, limit: int = vetting.DEFAULT_MAX_BYTES) -> list[Contested]:
     out: list[Contested] = []
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
-        text = plainfile.read_text(memory_dir, rel)
+        text = plainfile.read_text(memory_dir, rel, limit=limit)
         if not text or CONTESTED not in text:
             continue
         # the claim parser only for a note that has a pair: `status` stays quick
@@ -56,7 +58,7 @@ class Held:
     text: str
 
 
-def held(memory_dir: str, state_dir: str) -> list[Held]:
+def held(memory_dir: str, state_dir: str, limit: int = vetting.DEFAULT_MAX_BYTES) -> list[Held]:
     """Lines withheld from agents until the person confirms them: marked held, or running
     fetched code and not confirmed on this machine (one that arrived from a remote, say)."""
     out: list[Held] = []
@@ -64,7 +66,7 @@ def held(memory_dir: str, state_dir: str) -> list[Held]:
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
-        text = plainfile.read_text(memory_dir, rel)
+        text = plainfile.read_text(memory_dir, rel, limit=limit)
         if not text:
             continue
         for line in notemeta.split(text)[1].split("\n"):  # front matter is never given
