@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 
 from wikimem import boundedfile
+from wikimem.wiki import portable
 
 _MAX_DEPTH = 64
 GITFILE_LIMIT = 64 * 1024  # a `.git` file or `commondir`: one path
@@ -36,7 +37,8 @@ def bounded(slug: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """Lower-case kebab-case: runs of anything but [a-z0-9] become one hyphen."""
+    """Lower-case kebab-case: runs of anything but [a-z0-9] become one hyphen; a name Windows
+    reserves (`aux`, `con`: a folder no clone of memory/ could hold there) gets `-project`."""
     out = []
     dash = False
     for ch in text.lower():
@@ -46,7 +48,7 @@ def slugify(text: str) -> str:
         elif not dash and out:
             out.append("-")
             dash = True
-    return "".join(out).strip("-")
+    return portable.avoid("".join(out).strip("-"), "project")
 
 
 def find_repo_root(cwd: str) -> tuple[str, str] | None:
