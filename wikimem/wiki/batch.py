@@ -134,7 +134,7 @@ class Wiki:
     def commit_writes(
         self,
         writes: Sequence[MemoryWrite] | Callable[[], Sequence[MemoryWrite]],
-        subject: str,
+        subject: str | Callable[[Sequence[GateResult]], str],
         *,
         body: str | Callable[[Sequence[GateResult]], str] = "",
         trailers: Sequence[tuple[str, str]] = (),
@@ -155,7 +155,7 @@ class Wiki:
     def _commit_locked(
         self,
         writes: Sequence[MemoryWrite],
-        subject: str,
+        subject: str | Callable[[Sequence[GateResult]], str],
         body: str | Callable[[Sequence[GateResult]], str],
         trailers: Sequence[tuple[str, str]],
         dry_run: bool,
@@ -167,7 +167,9 @@ class Wiki:
         self.gate.new_batch()
         checked = _with_requirements([self.gate.check(w) for w in writes])
         if dry_run:
-            return BatchResult(tuple(checked), None, subject)
+            return BatchResult(
+                tuple(checked), None, subject(checked) if callable(subject) else subject
+            )
         to_write = [r for r in checked if r.ok]
         source = writes[0].source if writes else "unknown"
         batch_id = uuid.uuid4().hex[:16]
@@ -189,7 +191,8 @@ class Wiki:
             crash("after_before_commit")
         commit = None
         text = body(results) if callable(body) else body  # may say what was written
-        message = self._message(subject, text, results, trailers, self.machine)
+        head = subject(results) if callable(subject) else subject  # may count what was written
+        message = self._message(head, text, results, trailers, self.machine)
         if written:
             write_index(self.memory_dir, fresh=[r.write.path for r in written])
             paths = [r.write.path for r in written] + ["index.md"]
