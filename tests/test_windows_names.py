@@ -87,3 +87,13 @@ def test_a_project_folder_named_aux_gets_a_name_windows_can_hold(tmp_path: Path)
     folder.mkdir()
     assert project_slug(str(folder)) == "aux-project"
     assert project_slug(str(tmp_path / "console")) == "console"
+
+
+def test_no_project_slug_is_a_reserved_name() -> None:
+    from wikimem.capture.project import slugify
+    from wikimem.wiki.portable import reserved
+
+    names = ["con", "PRN", "Aux", "nul", *(f"{p}{n}" for p in ("com", "LPT") for n in range(10))]
+    for name in names:
+        assert not reserved(slugify(name)), name
+        assert not reserved(slugify(f"  {name}  ")), name

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 
 from wikimem import boundedfile
-from wikimem.wiki import portable
 
 _MAX_DEPTH = 64
 GITFILE_LIMIT = 64 * 1024  # a `.git` file or `commondir`: one path
@@ -48,7 +47,12 @@ def slugify(text: str) -> str:
         elif not dash and out:
             out.append("-")
             dash = True
-    return portable.avoid("".join(out).strip("-"), "project")
+    slug = "".join(out).strip("-")
+    if len(slug) > 4:  # a reserved name in kebab-case is at most 4 characters (com1): no import
+        return slug
+    from wikimem.wiki import portable
+
+    return portable.avoid(slug, "project")
 
 
 def find_repo_root(cwd: str) -> tuple[str, str] | None:
