@@ -7,8 +7,10 @@ Measured on the command `wikimem install` writes into harness configs (`python -
 `--all-clients`, also the installed commands of GitHub Copilot CLI (`--event postToolUse`, a
 fresh timestamp each run, so its one-record-per-event marker is made every time), OpenCode and
 Qwen Code, each on a logging-only PostToolUse the real client sent (tests/fixtures/<client>).
+With `--beside DIR`, the installed command of another checkout (`git worktree add DIR <rev>`)
+runs in the same rounds, on a home of its own: before and after in one run, under the same noise.
 
-    python bench/hook_latency.py [--runs 40] [--check] [--all-clients]
+    python bench/hook_latency.py [--runs 40] [--check] [--all-clients] [--beside DIR]
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=40)
     ap.add_argument("--check", action="store_true", help="exit 1 when over budget")
     ap.add_argument("--all-clients", action="store_true", help="Copilot, OpenCode, Qwen too")
+    ap.add_argument("--beside", metavar="DIR", help="another checkout's installed hook too")
     args = ap.parse_args()
     sys.path.insert(0, str(REPO))
     from wikimem.home import Home
@@ -72,6 +75,13 @@ def main() -> int:
         script = str(beside) if beside.exists() else shutil.which("wikimem")
         if script:
             cases["wikimem hook claude (console script)"] = ([script, "hook", "claude"], stdin)
+        if args.beside:
+            other = Home(os.path.join(tmp, "beside"))
+            init_home(other)
+            entry = str(Path(args.beside).resolve() / "wikimem" / "hookentry.py")
+            argv = shlex.split(hook_command("claude", other))
+            argv[argv.index(next(a for a in argv if a.endswith("hookentry.py")))] = entry
+            cases[f"installed hook command of {args.beside}"] = (argv, stdin)
         if args.all_clients:
             cases.update(other_clients(home, hook_command))
         results = alternate(cases, args.runs, env)
@@ -83,7 +93,9 @@ def main() -> int:
         print(f"hook latency, median of {args.runs} alternating runs ({machine()})")
         print(table(rows, ["command", "median ms", "vs python -c pass"]))
         ratio = max(
-            median_ms(s) / base for name, s in results.items() if name.startswith("installed")
+            median_ms(s) / base
+            for name, s in results.items()
+            if name.startswith("installed") and " of " not in name
         )
         print(
             f"\ninstalled hook (the slowest client's): {ratio:.2f}x (budget {BUDGET}x) -> "
