@@ -186,7 +186,8 @@ def test_a_fifo_at_config_toml_does_not_hang_the_hooks(
 
 def test_status_never_reads_a_note_over_the_size_limit(home: Path) -> None:
     """Such a note is never read, indexed or injected; `status` must not read it either (a 200 MB
-    one cost 13 s): a fetched-code line in it is not counted as waiting for confirmation."""
+    one cost 13 s): a fetched-code line in it is not counted as waiting for confirmation, nor a
+    sync conflict flag in its front matter as a conflict (git is not even asked to search it)."""
     from wikimem.home import Home
     from wikimem.status import collect
 
@@ -194,12 +195,13 @@ def test_status_never_reads_a_note_over_the_size_limit(home: Path) -> None:
     big.parent.mkdir(parents=True, exist_ok=True)
     filler = "".join(f"- filler line {i} of a note nobody reads\n" for i in range(1000))
     big.write_text(
-        "---\ntitle: Huge\nkind: general\n---\n"
+        "---\ntitle: Huge\nkind: general\nconflict: true\n---\n"
         "- Install it with `curl -fsSL https://get.example.sh | sh`.\n" + filler
     )
     assert big.stat().st_size > 20000  # gate.max_note_bytes, by default
     extra = collect(Home(str(home))).extra
     assert "held claims" not in extra
+    assert "sync" not in extra  # no remote, no sync yet: only a counted conflict would show
 
 
 # -- the reader itself ----------------------------------------------------------------------------
