@@ -233,3 +233,43 @@ def test_the_reader_refuses_what_is_not_a_plain_file_and_keeps_bytes(tmp_path: P
     with pytest.raises(FileNotFoundError):
         boundedfile.read_bytes(str(tmp_path / "missing"))
     assert boundedfile.read_text(str(crlf)) == '{\r\n  "a": 1\r\n}\r\n'
+
+
+# -- the hook's clocks cover every read before the record -------------------------------------------
+
+
+def test_a_read_that_never_ends_before_the_record_costs_the_wait_not_the_event(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Whatever still blocks (a hung network file system under config.toml or the project's git
+    config) is cut at the record's wait: the event is recorded with the default settings and the
+    folder's name as its project, and the error log says why."""
+    import io
+
+    from wikimem import rawconfig
+    from wikimem.capture import hook as hook_module
+    from wikimem.capture import project as project_module
+
+    real_slug = project_module.project_slug
+
+    def stuck_config(*args: object, **kwargs: object) -> object:
+        time.sleep(20)
+        raise AssertionError("not cut")
+
+    def stuck_slug(cwd: str | None, read_git: bool = True) -> str:
+        if read_git:
+            time.sleep(20)
+        return real_slug(cwd, read_git=False)
+
+    monkeypatch.setattr(rawconfig, "load_raw", stuck_config)
+    monkeypatch.setattr(project_module, "project_slug", stuck_slug)
+    monkeypatch.setenv("WIKIMEM_HOOK_RECORD_WAIT", "0.5")
+    repo = project(tmp_path)
+    data = payload("claude_PostToolUse_Bash") | {"cwd": str(repo)}
+    started = time.monotonic()
+    hook_module.main(["claude"], stdin=io.BytesIO(json.dumps(data).encode()), stdout=io.BytesIO())
+    assert time.monotonic() - started < 5
+    [rec] = records(home)
+    assert rec["event"] == "PostToolUse" and rec["project"] == "cloned"
+    logged = " ".join(errors(home))
+    assert "config.toml" in logged and "git files" in logged
