@@ -8,7 +8,10 @@ with one ticket and one function name of the project the session is in, like rea
 (injection is scoped: another project's tickets would rightly find nothing); notes name such
 things too.
 
-    python bench/inject_latency.py [--notes 10000] [--runs 30]
+With `--beside DIR`, the installed command of another checkout (`git worktree add DIR <rev>`)
+answers the same events on the same wiki in the same rounds: before and after in one run.
+
+    python bench/inject_latency.py [--notes 10000] [--runs 30] [--beside DIR]
 """
 
 from __future__ import annotations
@@ -122,6 +125,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--notes", type=int, default=10_000)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--beside", metavar="DIR", help="another checkout's installed hook too")
     args = ap.parse_args()
     from wikimem.home import Home
     from wikimem.layout import init_home
@@ -150,6 +154,13 @@ def main() -> int:
             "SessionStart": [],
         }
         injected = {"UserPromptSubmit": 0, "SessionStart": 0}
+        commands = {"UserPromptSubmit": command, "SessionStart": command}
+        if args.beside:
+            entry = str(Path(args.beside).resolve() / "wikimem" / "hookentry.py")
+            other = [entry if a.endswith("hookentry.py") else a for a in command]
+            for event in ("UserPromptSubmit", "SessionStart"):
+                name = f"{event} of {args.beside}"
+                samples[name], injected[name], commands[name] = [], 0, other
 
         def own(modulus: int) -> int:
             # a ticket or function that proj-07's digests name (digest i is proj-(i % 20))
@@ -161,15 +172,15 @@ def main() -> int:
                     argv, stdin = [sys.executable, *name.split()[1:-1], "pass"], b""
                 else:
                     payload = {
-                        "session_id": f"bench-{run}-{name}",
-                        "hook_event_name": name,
+                        "session_id": f"bench-{run}-{name.replace(' ', '-').replace('/', '-')}",
+                        "hook_event_name": name.split(" of ")[0],
                         "cwd": str(project),
                         "transcript_path": "/tmp/t.jsonl",
                         "source": "startup",
                         "prompt": " ".join(rng.choice(WORDS) for _ in range(12))
                         + f" — see ticket-{own(3000)} in handler_{own(5000)}?",
                     }
-                    argv, stdin = command, json.dumps(payload).encode()
+                    argv, stdin = commands[name], json.dumps(payload).encode()
                 t0 = time.perf_counter()
                 proc = subprocess.run(argv, input=stdin, capture_output=True, env=env, check=False)
                 elapsed = time.perf_counter() - t0
