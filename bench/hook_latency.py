@@ -110,6 +110,13 @@ def main() -> int:
         script = str(beside) if beside.exists() else shutil.which("wikimem")
         if script:
             cases["wikimem hook claude (console script)"] = ([script, "hook", "claude"], stdin)
+        if args.beside:
+            other = Home(os.path.join(tmp, "beside"))
+            init_home(other)
+            entry = str(Path(args.beside).resolve() / "wikimem" / "hookentry.py")
+            argv = shlex.split(hook_command("claude", other))
+            argv[argv.index(next(a for a in argv if a.endswith("hookentry.py")))] = entry
+            cases[f"installed hook command of {args.beside}"] = (argv, stdin)
         if args.all_clients:
             cases.update(other_clients(home, hook_command))
         if args.secrets:
@@ -131,7 +138,9 @@ def main() -> int:
         print(f"hook latency, median of {args.runs} alternating runs ({machine()})")
         print(table(rows, ["command", "median ms", "vs python -c pass"]))
         ratio = max(
-            median_ms(s) / base for name, s in results.items() if name.startswith("installed")
+            median_ms(s) / base
+            for name, s in results.items()
+            if name.startswith("installed") and " of " not in name
         )
         print(
             f"\ninstalled hook (the slowest client's): {ratio:.2f}x (budget {BUDGET}x) -> "

@@ -59,3 +59,25 @@ def test_a_comment_the_person_adds_after_install_survives_uninstall(
     config.write_text("# work laptop: never switch to o4 (see ticket)\n" + text)
     ok("uninstall", *common)
     assert "never switch to o4" in config.read_text(), config.read_text()
+
+
+@pytest.mark.parametrize("scope", ["user", "project"])
+def test_a_crlf_settings_file_is_given_back_byte_for_byte(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    """A settings.json saved on Windows (CRLF line endings): uninstall says it is "back to exactly
+    what it held", so it must be, byte for byte, line endings included (issue 29, item 8)."""
+    w = make_world(tmp_path / "w", monkeypatch)
+    base = w.home if scope == "user" else w.project
+    settings = base / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = b'{\r\n    "model": "opus",\r\n    "theme": "dark"\r\n}\r\n'
+    settings.write_bytes(original)
+    common = ["claude", "--scope", scope, "--project-dir", str(w.project)]
+    ok("install", *common)
+    assert b"hook" in settings.read_bytes()
+    backups = list(settings.parent.glob("settings.json.wikimem-backup-*"))
+    assert [b.read_bytes() for b in backups] == [original]  # the backup is the exact bytes too
+    out = ok("uninstall", *common)
+    assert "back to exactly what it held" in out
+    assert settings.read_bytes() == original

@@ -7,7 +7,9 @@ hooks are skipped silently by Codex), Gemini CLI's folder trust (no hook runs in
 folder), Copilot CLI's folder trust (repository hooks are skipped silently in an untrusted
 folder), hooks switched off in a harness's settings (`disableAllHooks` in Claude Code, Copilot CLI
 and Qwen Code), and Cursor's double firing. Each problem carries a one-line fix. It changes
-nothing.
+nothing, and reads only regular files within their bounds (`wikimem.boundedfile`; notes up to
+`gate.max_note_bytes`): a config or state file it refused to read (a FIFO, a device, a link out
+of the project) is reported, one line naming it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,19 @@ import time
 import tomllib
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.checks import Check
 from wikimem.harness import CLIENTS, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust
-from wikimem.setup.wiring import WIRING, Installed, config_path, installed, qwen_dir
+from wikimem.setup.wiring import (
+    WIRING,
+    Installed,
+    config_path,
+    installed,
+    project_folder,
+    qwen_dir,
+)
 
 PROBE_PAYLOADS = {
     "claude": {
@@ -184,7 +194,10 @@ def _uncommitted(home: Home, store: Any, dirty: list[str]) -> list[Check]:
 
 def _review_checks(home: Home) -> list[Check]:
     """Claims kept contested: the rules could not tell whether the newer replaces the earlier."""
+    from wikimem.recall.index import note_limit
     from wikimem.wiki.review import contested, held
+
+    limit = note_limit(home.root)
 
     out = [
         Check(
@@ -194,7 +207,7 @@ def _review_checks(home: Home) -> list[Check]:
             f"is never given to an agent): {h.text[:160]}",
             f"if you mean it, `wikimem confirm {h.path} --line {h.id}`; else delete the line",
         )
-        for h in held(home.memory_dir, home.state_dir)
+        for h in held(home.memory_dir, home.state_dir, limit)
     ]
     from wikimem.wiki import origins
 
@@ -208,7 +221,7 @@ def _review_checks(home: Home) -> list[Check]:
                 "split the project's notes, or say again what matters with `wikimem remember`",
             )
         )
-    pairs = contested(home.memory_dir)
+    pairs = contested(home.memory_dir, limit)
     if not pairs:
         return out
     first = pairs[0]
@@ -264,13 +277,14 @@ def _events_checks(home: Home) -> list[Check]:
         )
     ]
     try:
-        with open(home.errors_log, encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+        lines = boundedfile.read_text(home.errors_log, errors="replace").splitlines()
     except FileNotFoundError:
         lines = []
+    except boundedfile.Refused as exc:
+        lines = []
+        out.append(_refused("events", exc))
     try:
-        with open(home.state("dream.log"), encoding="utf-8") as fh:
-            last = json.loads(fh.read().splitlines()[-1])
+        last = json.loads(boundedfile.read_text(home.state("dream.log")).splitlines()[-1])
         if isinstance(last, dict) and last.get("error"):
             out.append(
                 Check(
@@ -280,6 +294,8 @@ def _events_checks(home: Home) -> list[Check]:
                     f"run `wikimem dream` to see it; details in {home.state('dream.out')}",
                 )
             )
+    except boundedfile.Refused as exc:
+        out.append(_refused("dream", exc))
     except (OSError, ValueError, IndexError):
         pass
     recent = [
@@ -295,6 +311,16 @@ def _events_checks(home: Home) -> list[Check]:
             )
         )
     return out
+
+
+def _refused(area: str, refusal: boundedfile.Refused | str) -> Check:
+    return Check(
+        area,
+        "warn",
+        str(refusal),
+        "put a regular file in its place (or remove it); wikimem never reads a FIFO, a device, "
+        "a file over its size limit or a link that leaves the folder the file belongs to",
+    )
 
 
 def _probe(client: str, command: str) -> tuple[bool, float, str]:
@@ -379,8 +405,7 @@ def _codex_checks(project_dir: str | None) -> list[Check]:
     out = []
     config = codextrust.config_path()
     try:
-        with open(config, "rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(boundedfile.read_text(config))
         features = data.get("features", {})
         if isinstance(features, dict) and (
             features.get("hooks") is False or features.get("codex_hooks") is False
@@ -395,7 +420,9 @@ def _codex_checks(project_dir: str | None) -> list[Check]:
             )
     except FileNotFoundError:
         pass
-    except tomllib.TOMLDecodeError as exc:
+    except boundedfile.Refused as exc:
+        out.append(_refused("codex", exc))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         out.append(Check("codex", "fail", f"{config} is not valid TOML: {exc}", f"fix {config}"))
     seen: set[str] = set()
     for scope in ("user", "project"):
@@ -406,8 +433,12 @@ def _codex_checks(project_dir: str | None) -> list[Check]:
             continue
         seen.add(os.path.realpath(path))
         try:
-            with open(path, encoding="utf-8") as fh:
-                doc = json.load(fh)
+            doc = json.loads(
+                boundedfile.read_text(path, within=project_folder("codex", scope, project_dir))
+            )
+        except boundedfile.Refused as exc:
+            out.append(_refused("hooks", exc))
+            continue
         except (OSError, ValueError):
             continue
         wanted = codextrust.handler_keys(
@@ -437,30 +468,37 @@ def _codex_checks(project_dir: str | None) -> list[Check]:
     return out
 
 
-def _settings_files(client: str, project_dir: str | None) -> list[str]:
-    """The settings files where a harness reads `disableAllHooks`."""
+def _settings_files(client: str, project_dir: str | None) -> dict[str, str | None]:
+    """The settings files where a harness reads `disableAllHooks`, each with the folder it must
+    resolve inside (a project's) or None (the user's own)."""
     if client == "claude":
         user = config_path("claude", "user")
-        project = [config_path("claude", "project", project_dir)] if project_dir else []
-        return [user, *project]
-    if client == "qwen":
+        project = config_path("claude", "project", project_dir) if project_dir else None
+    elif client == "qwen":
         user = os.path.join(qwen_dir(), "settings.json")
-        project = [os.path.join(project_dir, ".qwen", "settings.json")] if project_dir else []
-        return [user, *project]
-    user = os.path.join(copilottrust.copilot_home(), "settings.json")
-    project = (
-        [os.path.join(project_dir, ".github", "copilot", "settings.json")] if project_dir else []
-    )
-    return [user, *project]
+        project = os.path.join(project_dir, ".qwen", "settings.json") if project_dir else None
+    else:
+        user = os.path.join(copilottrust.copilot_home(), "settings.json")
+        project = (
+            os.path.join(project_dir, ".github", "copilot", "settings.json")
+            if project_dir
+            else None
+        )
+    files: dict[str, str | None] = {user: None}
+    if project is not None and project_dir is not None:
+        files.setdefault(project, os.path.abspath(project_dir))
+    return files
 
 
 def _disabled_hooks_checks(project_dir: str | None) -> list[Check]:
     out = []
     for client in ("claude", "copilot", "qwen"):
-        for path in dict.fromkeys(_settings_files(client, project_dir)):
+        for path, within in _settings_files(client, project_dir).items():
             try:
-                with open(path, encoding="utf-8") as fh:
-                    doc = json.load(fh)
+                doc = json.loads(boundedfile.read_text(path, within=within))
+            except boundedfile.Refused as exc:
+                out.append(_refused("hooks", exc))
+                continue
             except (OSError, ValueError):
                 continue
             if isinstance(doc, dict) and doc.get("disableAllHooks") is True:
@@ -659,8 +697,9 @@ def _dream_checks(home: Home) -> list[Check]:
 
 
 def _wiring(home: Home, project_dir: str | None) -> list[Check]:
-    found = installed(project_dir)
-    checks: list[Check] = []
+    refused: list[str] = []
+    found = installed(project_dir, refused)
+    checks = [_refused("hooks", line) for line in refused]
     if not found:
         checks.append(
             Check(
@@ -704,4 +743,4 @@ def _wiring(home: Home, project_dir: str | None) -> list[Check]:
             checks.append(
                 Check(client, "info", f"not wired (optional): `wikimem install {client}`")
             )
-    return checks
+    return list(dict.fromkeys(checks))  # a file refused by two checks is said once

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.home import Home
 
 
@@ -90,8 +91,7 @@ def _interrupted(home: Home) -> list[Finding]:
     if not os.path.exists(path):
         return []
     try:
-        with open(path, encoding="utf-8") as fh:
-            source = json.load(fh).get("source", "?")
+        source = json.loads(boundedfile.read_text(path)).get("source", "?")
     except (OSError, ValueError, AttributeError):
         source = "?"
     what = "a dream" if source == "dream" else f"a `{source}` write"

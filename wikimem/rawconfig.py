@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 from wikimem.errors import WikimemError
 
@@ -100,8 +101,7 @@ def merge(user: dict[str, Any]) -> dict[str, Any]:
 def parse_toml(path: str) -> dict[str, Any]:
     """config.toml merged over the defaults; a missing file means all defaults."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = boundedfile.read_bytes(path)
     except FileNotFoundError:
         return merge({})
     except OSError as exc:
@@ -128,8 +128,7 @@ def load_raw(home: Home, *, write_cache: bool = True) -> dict[str, Any]:
     cache_path = home.state(CACHE_NAME)
     stamp = _stamp(home.config_path)
     try:
-        with open(cache_path, encoding="utf-8") as fh:
-            cached = fastjson.loads(fh.read())
+        cached = fastjson.loads(boundedfile.read_text(cache_path))
         if cached.get("stamp") == stamp and isinstance(cached.get("config"), dict):
             config: dict[str, Any] = cached["config"]
             return config
@@ -154,8 +153,10 @@ def _write_cache(cache_path: str, stamp: list[int], config: dict[str, Any]) -> N
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, cache_path)
-    except OSError:
+    except BaseException as exc:  # the hook's alarm included: no temp file is left behind
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if not isinstance(exc, OSError):
+            raise

@@ -1,16 +1,20 @@
 """`wikimem status`: what the memory home holds and where wikimem is wired, as data.
 
 Contract: `collect(home, project_dir)` reads the home without changing it and returns a
-`Status`; rendering (table or JSON) is the CLI's job.
+`Status`; rendering (table or JSON) is the CLI's job. It reads only regular files, each within
+its bound (`wikimem.boundedfile`; notes up to `gate.max_note_bytes`): what it refused to read is
+listed under "not read", one line per file, and counted as nothing.
 """
 
 from __future__ import annotations
 
 import os
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.capture import events
 from wikimem.home import Home
 from wikimem.setup.wiring import Installed, installed
@@ -53,20 +57,32 @@ def dir_size(path: str) -> int:
     return total
 
 
-def count_lines(path: str) -> int:
+def count_lines(path: str, refused: list[str] | None = None) -> int:
     try:
-        with open(path, "rb") as fh:
+        with boundedfile.open_regular(path) as fh:
             return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+    except boundedfile.Refused as exc:
+        if refused is not None:
+            refused.append(str(exc))
+        return 0
     except OSError:
         return 0
+
+
+def _records(path: str, refused: list[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        yield from events.read_from(path)
+    except boundedfile.Refused as exc:  # raised on opening, before any record
+        refused.append(str(exc))
 
 
 def collect(home: Home, project_dir: str | None = None) -> Status:
     by_client: Counter[str] = Counter()
     sessions: dict[tuple[str, str], dict[str, Any]] = {}
     total = 0
+    refused: list[str] = []
     for name in events.list_files(home.events_dir):
-        for _, rec in events.read_from(os.path.join(home.events_dir, name)):
+        for _, rec in _records(os.path.join(home.events_dir, name), refused):
             total += 1
             client = str(rec.get("client", "?"))
             by_client[client] += 1
@@ -100,13 +116,15 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         "notes": notes,
         "index": _index_freshness(home, notes),
     }
+    from wikimem.recall.index import note_limit
     from wikimem.wiki.review import contested, held
 
-    if waiting := held(home.memory_dir, home.state_dir):
+    limit = note_limit(home.root)
+    if waiting := held(home.memory_dir, home.state_dir, limit):
         extra["held claims"] = (
             f"{len(waiting)} (never injected until you confirm them; `wikimem doctor` lists them)"
         )
-    if pairs := contested(home.memory_dir):
+    if pairs := contested(home.memory_dir, limit):
         extra["contested claims"] = (
             f"{len(pairs)} (both kept, newer first; `wikimem doctor` says where and how to settle)"
         )
@@ -126,6 +144,10 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         extra.update(status_lines(home, load_config(home)))
     except ConfigError:
         pass  # `doctor` and every command say what is wrong with config.toml
+    hooks = tuple(installed(project_dir, refused))
+    errors_logged = count_lines(home.errors_log, refused)
+    if refused:
+        extra["not read"] = "; ".join(refused)
     if project_dir:
         budget_line = session_start_use(home, project_dir)
         if budget_line:
@@ -138,8 +160,8 @@ def collect(home: Home, project_dir: str | None = None) -> Status:
         events_by_client=dict(by_client),
         sessions=counts,
         disk_bytes=disk,
-        hooks=tuple(installed(project_dir)),
-        errors_logged=count_lines(home.errors_log),
+        hooks=hooks,
+        errors_logged=errors_logged,
     )
 
 

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+from wikimem import boundedfile
 from wikimem.capture import events, fastjson
 from wikimem.home import Home
 
@@ -29,8 +30,7 @@ SPAWN_GUARD_SECONDS = 60
 
 def _watermark(home: Home) -> tuple[dict[str, int], float]:
     try:
-        with open(home.state("watermark.json"), encoding="utf-8") as fh:
-            data = fastjson.loads(fh.read())
+        data = fastjson.loads(boundedfile.read_text(home.state("watermark.json")))
         offsets = {str(k): int(v) for k, v in data.get("offsets", {}).items()}
         return offsets, float(data.get("last_dream_epoch", 0))
     except (OSError, ValueError, AttributeError, TypeError):

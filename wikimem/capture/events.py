@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import fcntl
 import os
+import stat
 import time
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 
 TYPE_CHECKING = False
@@ -38,6 +40,9 @@ CANONICAL_EVENTS = (
     "Other",
 )
 TRUNCATION_MARK = "[…wikimem truncated {} bytes…]"
+
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 
 
 class LockTimeout(Exception):
@@ -93,8 +98,10 @@ def append(events_dir: str, record: dict[str, Any], deadline: float | None = Non
     again, so no half record stays behind."""
     line = encode_record(record)
     path = events_file(events_dir, record["ts"])
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
+    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | _NONBLOCK, 0o600)
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO would swallow the record, or block
+            raise boundedfile.Refused(path, "not a regular file, so no record is appended to it")
         _lock(fd, deadline)
         end = os.lseek(fd, 0, os.SEEK_END)
         if end and os.pread(fd, 1, end - 1) != b"\n":
@@ -145,7 +152,7 @@ ID_BYTES = 4096
 def file_id(path: str) -> str:
     """The id of the events file at `path` ("" when it is empty or unreadable)."""
     try:
-        with open(path, "rb") as fh:
+        with boundedfile.open_regular(path) as fh:
             head = fh.read(ID_BYTES)
     except OSError:
         return ""
@@ -189,7 +196,7 @@ def count_after(events_dir: str, offsets: dict[str, int], enough: int | None = N
         try:
             size = os.path.getsize(path)
             start = offset_in(offsets, name, file_id(path), keyed)
-            with open(path, "rb") as fh:
+            with boundedfile.open_regular(path) as fh:
                 fh.seek(start if start <= size else 0)
                 for chunk in iter(lambda: fh.read(1 << 20), b""):
                     count += chunk.count(b"\n")
@@ -218,7 +225,7 @@ def read_from(
     or garbage) is skipped and reported in `damaged` as (offset, length): one bad line must not
     stop memory from being made. A record that a writer appended onto a torn line (before
     writers closed torn lines first) is recovered from behind it."""
-    with open(path, "rb") as fh:
+    with boundedfile.open_regular(path) as fh:
         fh.seek(offset)
         pos = offset
         for raw in fh:

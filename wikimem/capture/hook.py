@@ -10,10 +10,15 @@ traceback.
 Two clocks bound it. The record is the one thing that must not be lost, so the deadline never
 cuts it: only a stdin that never closes or a lock a stuck writer keeps holding gives up, after
 `RECORD_WAIT_SECONDS` of waiting for that one thing (CPU starvation before or during the work is
-not waiting, and costs nothing). The internal deadline (`DEADLINE_SECONDS` from the start) bounds
-the optional work that follows the record: injection and the auto-dream check start only before
-it and are cut at it. A hook that reaches the record after its deadline (a busy machine) records
-and skips the optional work, saying so in the error log.
+not waiting, and costs nothing). The files read before the record (config.toml, the project's
+`.git` file and git config) are read through `wikimem.boundedfile` (regular files of bounded
+size: a FIFO or /dev/zero is refused, not waited on or read) and each within
+`RECORD_WAIT_SECONDS`: one that cannot be read in time is logged and done without (the default
+settings, the folder's name as the project), and the record is written all the same. The
+internal deadline (`DEADLINE_SECONDS` from the start) bounds the optional work that follows the
+record, every read in it included: injection and the auto-dream check start only before it and
+are cut at it. A hook that reaches the record after its deadline (a busy machine) records and
+skips the optional work, saying so in the error log.
 
 This is the hot path of every agent: standard library only (a test asserts it), nothing at import
 time beyond what the event needs, and no pathlib, typing, dataclasses or tomllib.
@@ -25,13 +30,14 @@ import os
 import sys
 import time
 
+from wikimem import boundedfile
 from wikimem.capture import events, fastjson
 from wikimem.harness import CLIENTS, HookInputError, is_wikimem_command
 from wikimem.home import Home, resolve_home
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from types import FrameType, ModuleType
     from typing import Any
 
@@ -423,13 +429,17 @@ def handle(
         if client in ("claude", "gemini"):
             client = _claude_or_gemini(client, payload, env)
         adapter = _adapter(client)
-        settings = _settings(home, client)
+        settings = _settings(home, client, wait)
+
+        def slug(project_dir: str | None) -> str:
+            return _project_slug(home, client, project_dir, wait)
+
         try:
-            fields, record = _normalise(adapter, client, payload, settings, env)
+            fields, record = _normalise(adapter, client, payload, settings, env, slug)
         except RecursionError:  # nesting the parser allowed but our walk cannot: cut it
             pruned = prune(payload)
             assert isinstance(pruned, dict)
-            fields, record = _normalise(adapter, client, pruned, settings, env)
+            fields, record = _normalise(adapter, client, pruned, settings, env, slug)
         if fields is None or record is None:
             return None  # noise (Codex PreModelRequest), or a probe
         _ensure_dirs(home)
@@ -453,11 +463,12 @@ def _normalise(
     payload: dict[str, Any],
     settings: dict[str, Any],
     env: Mapping[str, str],
+    slug: Callable[[str | None], str] | None = None,
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     fields = adapter.normalise(payload, env)
     if fields is None:
         return None, None
-    record = build_record(client, fields, settings, payload.get("__oversized__"))
+    record = build_record(client, fields, settings, payload.get("__oversized__"), slug)
     if payload.get("__too_deep__"):
         record["nested_too_deep"] = True
     if env.get("WIKIMEM_HOOK_PROBE"):
@@ -515,14 +526,27 @@ def _installed_hook_runs_too(client: str, payload: dict[str, Any], env: Mapping[
     return isinstance(native, str) and installed_covers(client, native, payload, env)
 
 
-def _settings(home: Home, client: str) -> dict[str, Any]:
+def _settings(home: Home, client: str, wait: float = RECORD_WAIT_SECONDS) -> dict[str, Any]:
     from wikimem.rawconfig import ConfigError, load_raw, merge
 
     try:
-        return load_raw(home)
-    except ConfigError as exc:
-        log_error(home, client, exc)
+        settings: dict[str, Any] = _within(wait, "reading config.toml", load_raw, home)
+        return settings
+    except (ConfigError, HookDeadline) as exc:
+        log_error(home, client, f"{exc} (recorded with the default settings)")
         return merge({})
+
+
+def _project_slug(home: Home, client: str, project_dir: str | None, wait: float) -> str:
+    """The project's slug, from its git files read within `wait`; else its folder's name."""
+    from wikimem.capture.project import project_slug
+
+    try:
+        slug: str = _within(wait, "reading the project's git files", project_slug, project_dir)
+        return slug
+    except HookDeadline as exc:
+        log_error(home, client, f"{exc} (recorded under the folder's name)")
+        return project_slug(project_dir, read_git=False)
 
 
 def _claude_or_gemini(client: str, payload: dict[str, Any], env: Mapping[str, str]) -> str:
@@ -572,8 +596,7 @@ def _cursor_running_claude_hook(payload: dict[str, Any], env: Mapping[str, str])
 
 def _cursor_hooks_wired(path: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = fastjson.loads(fh.read())
+        doc = fastjson.loads(boundedfile.read_text(path))
         hooks = doc.get("hooks", {})
         return any(
             is_wikimem_command(entry.get("command"), "cursor")
@@ -587,10 +610,18 @@ def _cursor_hooks_wired(path: str) -> bool:
 
 
 def build_record(
-    client: str, fields: dict[str, Any], settings: dict[str, Any], oversized: object = None
+    client: str,
+    fields: dict[str, Any],
+    settings: dict[str, Any],
+    oversized: object = None,
+    slug: Callable[[str | None], str] | None = None,
 ) -> dict[str, Any]:
-    """The normalised record: redacted, truncated, stamped with time and project."""
-    from wikimem.capture.project import project_slug
+    """The normalised record: redacted, truncated, stamped with time and project (named by
+    `slug`, by default `project_slug`)."""
+    if slug is None:
+        from wikimem.capture.project import project_slug
+
+        slug = project_slug
 
     limit = int(settings["events"]["max_output_bytes"])
     prompt_limit = int(settings["events"]["max_prompt_bytes"])
@@ -612,7 +643,7 @@ def build_record(
         "event": fields["event"],
         "native_event": fields["native_event"],
         "cwd": cwd,
-        "project": project_slug(project_dir),
+        "project": slug(project_dir),
     }
     for key, value in fields.items():
         if key in record:

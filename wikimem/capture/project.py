@@ -6,14 +6,21 @@ else from the repository root's directory name, else from the cwd's own name. Su
 belong to their repository's project. A slug is at most 64 characters (`bounded`).
 
 Hook-path module: standard library only, and no subprocess: the repository is found by walking up
-the directory tree and `.git/config` is read directly, which costs a few stat calls.
+the directory tree and `.git/config` is read directly, which costs a few stat calls. Each file is
+read through `wikimem.boundedfile` within a small bound (a folder an agent works in is anyone's:
+a `.git` file can name a git dir whose config is /dev/zero or a FIFO); one refused counts as
+absent.
 """
 
 from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
+
 _MAX_DEPTH = 64
+GITFILE_LIMIT = 64 * 1024  # a `.git` file or `commondir`: one path
+CONFIG_LIMIT = 4 * 1024 * 1024  # a repository's config: kilobytes, even with many remotes
 MAX_SLUG = 64  # a slug is a folder name in memory/: long names are cut, with a hash kept unique
 
 
@@ -29,7 +36,8 @@ def bounded(slug: str) -> str:
 
 
 def slugify(text: str) -> str:
-    """Lower-case kebab-case: runs of anything but [a-z0-9] become one hyphen."""
+    """Lower-case kebab-case: runs of anything but [a-z0-9] become one hyphen; a name Windows
+    reserves (`aux`, `con`: a folder no clone of memory/ could hold there) gets `-project`."""
     out = []
     dash = False
     for ch in text.lower():
@@ -39,7 +47,12 @@ def slugify(text: str) -> str:
         elif not dash and out:
             out.append("-")
             dash = True
-    return "".join(out).strip("-")
+    slug = "".join(out).strip("-")
+    if len(slug) > 4:  # a reserved name in kebab-case is at most 4 characters (com1): no import
+        return slug
+    from wikimem.wiki import portable
+
+    return portable.avoid(slug, "project")
 
 
 def find_repo_root(cwd: str) -> tuple[str, str] | None:
@@ -62,28 +75,32 @@ def find_repo_root(cwd: str) -> tuple[str, str] | None:
 
 def _read_gitdir_file(dot_git: str, base: str) -> str | None:
     try:
-        with open(dot_git, encoding="utf-8", errors="replace") as fh:
-            line = fh.readline().strip()
+        text = boundedfile.read_text(dot_git, GITFILE_LIMIT, errors="replace")
     except OSError:
         return None
+    line = text.split("\n", 1)[0].strip()
     if not line.startswith("gitdir:"):
         return None
     gitdir = os.path.join(base, line[len("gitdir:") :].strip())
     # A linked worktree keeps its config in the main repository: follow `commondir`.
     try:
-        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as fh:
-            return os.path.normpath(os.path.join(gitdir, fh.read().strip()))
+        common = boundedfile.read_text(
+            os.path.join(gitdir, "commondir"), GITFILE_LIMIT, errors="replace"
+        )
     except OSError:
         return os.path.normpath(gitdir)
+    return os.path.normpath(os.path.join(gitdir, common.strip()))
 
 
 def origin_url(git_dir: str) -> str | None:
     """The `url` of `[remote "origin"]` in git_dir/config, read without git."""
     try:
-        with open(os.path.join(git_dir, "config"), encoding="utf-8", errors="replace") as fh:
-            lines = fh.read().splitlines()
+        text = boundedfile.read_text(
+            os.path.join(git_dir, "config"), CONFIG_LIMIT, errors="replace"
+        )
     except OSError:
         return None
+    lines = text.splitlines()
     in_origin = False
     for raw in lines:
         line = raw.strip()
@@ -116,14 +133,16 @@ def slug_from_remote(url: str) -> str | None:
     return slug or None
 
 
-def project_slug(cwd: str | None) -> str:
-    return bounded(_project_slug(cwd))
+def project_slug(cwd: str | None, read_git: bool = True) -> str:
+    """The slug of the project holding `cwd`; without `read_git`, from the folder's name alone
+    (what the hook falls back to when the git files cannot be read in time)."""
+    return bounded(_project_slug(cwd, read_git))
 
 
-def _project_slug(cwd: str | None) -> str:
+def _project_slug(cwd: str | None, read_git: bool = True) -> str:
     if not cwd:
         return "unknown"
-    found = find_repo_root(cwd)
+    found = find_repo_root(cwd) if read_git else None
     if found:
         root, git_dir = found
         url = origin_url(git_dir)

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from wikimem import gitrun
+from wikimem import boundedfile, gitrun
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
@@ -122,8 +122,7 @@ def _from_json(data: Any) -> Carry:
 
 
 def _read(path: str) -> tuple[Carry, Carry]:
-    with open(path, encoding="utf-8") as fh:
-        data = json.load(fh)
+    data = json.loads(boundedfile.read_text(path))
     return _from_json(data), _from_json(data.get("previous") or {})
 
 
@@ -136,7 +135,14 @@ def load_carry(home: Home, recorded: Callable[[str], bool]) -> Carry:
         current, previous = _read(path)
     except FileNotFoundError:
         return Carry()
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        UnicodeDecodeError,
+        boundedfile.Refused,
+    ):
         aside = path + ".corrupt"
         try:
             os.replace(path, aside)
@@ -171,7 +177,7 @@ def quarantine(home: Home, entries: Iterable[dict[str, Any]]) -> int:
     path = home.state(QUARANTINE_FILE)
     seen = set()
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with boundedfile.open_regular(path) as fh:
             for line in fh:
                 try:
                     seen.add(json.loads(line).get("key"))
@@ -197,7 +203,7 @@ def quarantine(home: Home, entries: Iterable[dict[str, Any]]) -> int:
 def quarantined(home: Home) -> list[dict[str, Any]]:
     out = []
     try:
-        with open(home.state(QUARANTINE_FILE), encoding="utf-8", errors="replace") as fh:
+        with boundedfile.open_regular(home.state(QUARANTINE_FILE)) as fh:
             for line in fh:
                 try:
                     entry = json.loads(line)
@@ -205,7 +211,7 @@ def quarantined(home: Home) -> list[dict[str, Any]]:
                     continue
                 if isinstance(entry, dict):
                     out.append(entry)
-    except FileNotFoundError:
+    except (FileNotFoundError, boundedfile.Refused):
         pass
     return out
 
@@ -213,12 +219,13 @@ def quarantined(home: Home) -> list[dict[str, Any]]:
 def peek(home: Home) -> Carry:
     """The carry file's newest content, for `status` and `doctor` (which change nothing)."""
     try:
-        with open(home.state(CARRY_FILE), encoding="utf-8") as fh:
-            return _from_json(json.load(fh))
+        return _from_json(json.loads(boundedfile.read_text(home.state(CARRY_FILE))))
     except FileNotFoundError:
         return Carry()
     except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         return Carry(notes=(f"state/{CARRY_FILE} is unreadable",))
+    except boundedfile.Refused as exc:
+        return Carry(notes=(str(exc),))
 
 
 def prune_revisit(entries: Iterable[Deferred], stamp: str) -> tuple[list[Deferred], list[str]]:

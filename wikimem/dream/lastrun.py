@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
@@ -26,8 +27,7 @@ def record(home: Home, data: dict[str, Any]) -> None:
 
 def last_dream(home: Home) -> dict[str, Any] | None:
     try:
-        with open(home.state(LAST_DREAM_FILE), encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(boundedfile.read_text(home.state(LAST_DREAM_FILE)))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

@@ -947,7 +947,10 @@ def _run_locked(
     # capped, secrets redacted, a path that looks like data described instead.
     result.rejected = [(echo_path(p), echo_reason(r, p)) for p, r in result.rejected]
     result.notes = [scrub(n, 500) for n in result.notes]
-    subject = _subject(writes, len(result.sessions))
+
+    def subject(results: Sequence[GateResult]) -> str:
+        return _subject(results, len(result.sessions))
+
     summary = _body(result.rejected, backend.name, result.events)
 
     def body(results: Sequence[GateResult]) -> str:
@@ -1070,9 +1073,12 @@ def _index_search(home: Home) -> tuple[Index | None, Search | None]:
     return index, search
 
 
-def _subject(writes: list[MemoryWrite], sessions: int) -> str:
+def _subject(results: Sequence[GateResult], sessions: int) -> str:
+    """What the commit did: only the writes the gate let through (a blocked or parked one is
+    listed in the body, never counted here)."""
     counts = {
-        op: sum(1 for w in writes if w.operation == op) for op in ("update", "create", "delete")
+        op: sum(1 for r in results if r.ok and r.write.operation == op)
+        for op in ("update", "create", "delete")
     }
     parts = [
         f"{n} {word}"

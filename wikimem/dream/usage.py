@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
@@ -58,8 +59,7 @@ def estimate_tokens(chars: int) -> int:
 
 def _load(home: Home) -> dict[str, dict[str, dict[str, int]]]:
     try:
-        with open(home.state(USAGE_FILE), encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(boundedfile.read_text(home.state(USAGE_FILE)))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

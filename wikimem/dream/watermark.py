@@ -19,6 +19,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
+from wikimem import boundedfile
 from wikimem.capture import events
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
@@ -34,12 +35,11 @@ def _plausible_id(value: str) -> bool:
 def machine_id(home: Home) -> str:
     path = home.state("machine-id")
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            value = fh.read().strip()
+        value = boundedfile.read_text(path, errors="replace").strip()
         if _plausible_id(value):
             return value
-    except FileNotFoundError:
-        pass
+    except (FileNotFoundError, boundedfile.Refused):
+        pass  # made anew (a FIFO or a device there is replaced by the file)
     value = _id_from_state(home) or uuid.uuid4().hex[:12]
     os.makedirs(home.state_dir, mode=0o700, exist_ok=True)
     atomic_write(path, value + "\n", 0o600)
@@ -48,8 +48,7 @@ def machine_id(home: Home) -> str:
 
 def _id_from_state(home: Home) -> str | None:
     try:
-        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
-            value = json.load(fh).get("machine")
+        value = json.loads(boundedfile.read_text(home.state(STATE_FILE))).get("machine")
     except (OSError, ValueError, AttributeError):
         return None
     return value if isinstance(value, str) and _plausible_id(value) else None
@@ -91,24 +90,24 @@ class Watermark:
 
 def load_state(home: Home) -> Watermark:
     try:
-        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(boundedfile.read_text(home.state(STATE_FILE)))
         offsets = {str(k): int(v) for k, v in data.get("offsets", {}).items()}
         return Watermark(offsets, str(data.get("last_dream", "")), str(data.get("dream", "")))
-    except (FileNotFoundError, ValueError, AttributeError, TypeError):
+    except (FileNotFoundError, boundedfile.Refused, ValueError, AttributeError, TypeError):
         return Watermark()
 
 
 def state_problem(home: Home) -> str | None:
     """Why state/watermark.json cannot be read, when it exists (None: fine or absent)."""
     try:
-        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(boundedfile.read_text(home.state(STATE_FILE)))
         {str(k): int(v) for k, v in data.get("offsets", {}).items()}
     except FileNotFoundError:
         return None
     except (ValueError, AttributeError, TypeError, UnicodeDecodeError) as exc:
         return f"state/{STATE_FILE} is unreadable ({exc.__class__.__name__})"
+    except boundedfile.Refused as exc:
+        return str(exc)
     return None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 from wikimem.harness import is_wikimem_command
 
@@ -64,8 +65,7 @@ def _settings_files(client: str, payload: dict[str, Any], env: Mapping[str, str]
 
 def _load(path: str) -> dict[str, Any] | None:
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = fastjson.loads(fh.read())
+        doc = fastjson.loads(boundedfile.read_text(path))
     except (OSError, ValueError):
         return None
     return doc if isinstance(doc, dict) else None

@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.fsutil import atomic_write
 from wikimem.lock import file_lock
 from wikimem.progress import Progress, quiet
@@ -107,8 +108,7 @@ def _fingerprint(text: str) -> str:
 
 def _load(path: str) -> dict[str, dict[str, str]]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = json.loads(boundedfile.read_text(path))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):

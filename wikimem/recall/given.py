@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import time
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 
 TYPE_CHECKING = False
@@ -92,8 +93,7 @@ def nothing() -> dict[str, list[Any]]:
 
 def load_given(home: Home, session: str) -> dict[str, list[Any]]:
     try:
-        with open(_record_path(home, session), encoding="utf-8") as fh:
-            data = fastjson.loads(fh.read())
+        data = fastjson.loads(boundedfile.read_text(_record_path(home, session)))
         notes, passages, turns = (data.get(k) or [] for k in ("notes", "passages", "turns"))
         # entries of the wrong shape (a damaged or hand-edited record) are dropped one by one
         return {
@@ -135,8 +135,11 @@ def save_given(
 def standing_pending(home: Home, session: str) -> bool:
     """Whether the session's standing notes must come with its next prompt (Gemini CLI)."""
     try:
-        with open(_record_path(home, session), encoding="utf-8") as fh:
-            return bool(fastjson.loads(fh.read()).get("standing_pending"))
+        return bool(
+            fastjson.loads(boundedfile.read_text(_record_path(home, session))).get(
+                "standing_pending"
+            )
+        )
     except (OSError, ValueError, AttributeError):
         return False
 

@@ -14,6 +14,12 @@ removed — before the error is raised: the disk is as it was before the command
 A file whose bytes are the person's down to the line endings (an instruction file that holds
 wikimem's managed block, `wikimem.export`) is planned as bytes (`read_bytes`, `put_bytes`): read
 and written exactly, re-checked like the others, never backed up (only the block's lines change).
+Reading: every file through `wikimem.boundedfile` (a regular file of bounded size, never a FIFO or a
+device), as its exact bytes (CRLF stays CRLF: a backup, and a file given back, is byte for byte
+what it was). A file under a folder given to `confine` (the project of a `--scope project`
+command: a cloned repository) is read only when it resolves inside that folder: a link from a
+repository's `.claude/settings.json` to a file elsewhere is refused, never read or written
+through.
 
 Backups: only of a person's file (never of one wikimem created), once per commit, as
 `<file>.wikimem-backup-<UTC time>` with the file's own permission bits. When what an uninstall
@@ -35,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.fsutil import atomic_write, atomic_write_bytes
 from wikimem.home import Home
 from wikimem.lock import file_lock
@@ -54,6 +61,7 @@ class Changes:
     def __init__(self, home: Home) -> None:
         self.home = home
         self._seen: dict[str, tuple[str | None, int | None]] = {}  # text (None: absent), mode
+        self._confined: list[str] = []
         # read like any file: a concurrent install that changed the record is seen at commit
         self.manifest = madefiles.parse(self._stat(_abs(madefiles.path_of(home)))[0] or "")
         self._plan: dict[str, str | None] = {}
@@ -67,6 +75,17 @@ class Changes:
         self.restored: dict[str, str] = {}  # after commit: file -> the first backup put back
         self.removed: list[str] = []  # after commit: the files removed
 
+    def confine(self, folder: str | None) -> None:
+        """Read files under `folder` only when they resolve inside it (see the module's contract)."""
+        if folder is not None and _abs(folder) not in self._confined:
+            self._confined.append(_abs(folder))
+
+    def _within(self, path: str) -> str | None:
+        for folder in self._confined:
+            if path == folder or path.startswith(folder.rstrip(os.sep) + os.sep):
+                return folder
+        return None
+
     # -- planning --------------------------------------------------------------------------------
 
     def disk(self, path: str) -> str | None:
@@ -76,11 +95,12 @@ class Changes:
     def _stat(self, path: str) -> tuple[str | None, int | None]:
         if path not in self._seen:
             try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
+                text = boundedfile.read_text(path, within=self._within(path))
                 mode = stat.S_IMODE(os.stat(path).st_mode)
             except FileNotFoundError:
                 text, mode = None, None
+            except boundedfile.Refused as exc:
+                raise InstallError(f"{exc}; nothing was changed") from None
             except (OSError, UnicodeDecodeError) as exc:
                 raise InstallError(f"cannot read {path}: {exc}; nothing was changed") from None
             self._seen[path] = (text, mode)
@@ -124,8 +144,9 @@ class Changes:
                 return False
             self.remove(path, backup=bool(backup))
             return True
-        if text == self._stat(path)[0]:
-            self._plan.pop(path, None)
+        old = self._stat(path)[0]
+        if text == old or (old is not None and text == old.replace("\r\n", "\n")):
+            self._plan.pop(path, None)  # the same, or the same but for its line endings: kept
             return False
         self._plan[path] = text
         if mode is not None and self._stat(path)[0] is None:
@@ -212,8 +233,7 @@ class Changes:
     def _recheck(self) -> None:
         for path, (text, _) in self._seen.items():
             try:
-                with open(path, encoding="utf-8") as fh:
-                    now: str | None = fh.read()
+                now: str | None = boundedfile.read_text(path, within=self._within(path))
             except FileNotFoundError:
                 now = None
             except (OSError, UnicodeDecodeError):
@@ -244,8 +264,7 @@ class Changes:
             if text is REMOVE or original is None or path in self.manifest.created:
                 continue
             try:
-                with open(original, encoding="utf-8") as fh:
-                    before = fh.read()
+                before = boundedfile.read_text(original)
             except (OSError, UnicodeDecodeError):
                 continue
             if same_data(path, text, before) and _comments(text) == _comments(before):
@@ -415,9 +434,7 @@ def _missing_folders(path: str) -> list[str]:
 
 
 def _read_with_mode(path: str) -> tuple[str, int]:
-    with open(path, encoding="utf-8") as fh:
-        text = fh.read()
-    return text, stat.S_IMODE(os.stat(path).st_mode)
+    return boundedfile.read_text(path), stat.S_IMODE(os.stat(path).st_mode)
 
 
 def _unlinker(path: str) -> Callable[[], None]:

@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from wikimem import boundedfile
+
 SNAKE = {
     "PreModelRequest": "pre_model_request",
     "SessionStart": "session_start",
@@ -93,8 +95,7 @@ def handler_keys(hooks_json_path: str, doc: dict[str, Any], only: Any = None) ->
 def read_trusted(config_path: str) -> dict[str, str]:
     """{state key: trusted hash} recorded in Codex's config.toml."""
     try:
-        with open(config_path, encoding="utf-8") as fh:
-            return trusted_in(fh.read())
+        return trusted_in(boundedfile.read_text(config_path))
     except (OSError, UnicodeDecodeError):
         return {}
 
@@ -127,8 +128,7 @@ _TABLE = re.compile(r'^\[hooks\.state\."((?:[^"\\]|\\.)*)"\]\s*$')
 def record_trust(config_path: str, wanted: dict[str, str], drop: Iterable[str] = ()) -> str:
     """`with_trust` of the config.toml at `config_path` (absent: empty)."""
     try:
-        with open(config_path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = boundedfile.read_text(config_path)
     except FileNotFoundError:
         text = ""
     return with_trust(text, wanted, drop)

@@ -20,6 +20,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.setup.geminitrust import refuse_reason, strip_comments
 
 __all__ = [
@@ -66,8 +67,7 @@ def read_config(path: str | None = None) -> tuple[str, dict[str, Any]]:
     """(header comment lines, document) of config.json; an absent file is ({}, "")."""
     path = path or config_path()
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = boundedfile.read_text(path)
     except FileNotFoundError:
         return "", {}
     except OSError as exc:

@@ -10,16 +10,16 @@ from __future__ import annotations
 import json
 import os
 
+from wikimem import boundedfile
 from wikimem.checks import Check
 from wikimem.harness import is_wikimem_command
 from wikimem.setup import geminitrust
 from wikimem.setup.wiring import GEMINI_HOOK_NAME, config_path
 
 
-def _settings(path: str) -> dict[str, object]:
+def _settings(path: str, within: str | None = None) -> dict[str, object]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.loads(geminitrust.strip_comments(fh.read()))
+        doc = json.loads(geminitrust.strip_comments(boundedfile.read_text(path, within=within)))
     except (OSError, ValueError):
         return {}
     return doc if isinstance(doc, dict) else {}
@@ -54,7 +54,7 @@ def gemini_checks(project_dir: str | None, wired: bool) -> list[Check]:
     if project_dir is not None:
         paths.append(config_path("gemini", "project", project_dir))
     for path in dict.fromkeys(paths):
-        doc = user if path == user_path else _settings(path)
+        doc = user if path == user_path else _settings(path, folder)
         cfg = doc.get("hooksConfig")
         if not isinstance(cfg, dict):
             continue

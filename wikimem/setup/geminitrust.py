@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem import boundedfile
+
 TRUST_LEVELS = ("TRUST_FOLDER", "TRUST_PARENT", "DO_NOT_TRUST")
 
 
@@ -69,8 +71,7 @@ def read_rules(path: str | None = None) -> dict[str, str]:
     """The trust rules, as Gemini reads them (comments allowed; invalid file: TrustFileError)."""
     path = path or trusted_folders_path()
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = boundedfile.read_text(path)
     except FileNotFoundError:
         return {}
     except OSError as exc:

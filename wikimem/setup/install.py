@@ -39,6 +39,7 @@ from wikimem.setup.wiring import (
     handler_command,
     installed_home,
     parse_hooks,
+    project_folder,
 )
 
 
@@ -286,6 +287,7 @@ def plan_install(
     trust: bool = False,
 ) -> InstallResult:
     """Plan `install` into `changes` (nothing is written here; a refusal raises InstallError)."""
+    changes.confine(project_folder(client, scope, project_dir))
     if client == "opencode":
         return _plan_plugin(changes, home, scope, project_dir)
     path = config_path(client, scope, project_dir)
@@ -625,6 +627,7 @@ def plan_uninstall(
     dry_run: bool = False,
 ) -> InstallResult:
     """Plan `uninstall` into `changes` (nothing is written here)."""
+    changes.confine(project_folder(client, scope, project_dir))
     if client == "opencode":
         return _plan_uninstall_plugin(changes, scope, project_dir, dry_run)
     path = config_path(client, scope, project_dir)

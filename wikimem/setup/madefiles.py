@@ -20,6 +20,7 @@ import json
 import os
 from dataclasses import dataclass, field, replace
 
+from wikimem import boundedfile
 from wikimem.home import Home
 
 RECORD = "created-configs.json"
@@ -116,8 +117,7 @@ def load(home: Home | None) -> Manifest:
     if home is None:
         return Manifest()
     try:
-        with open(path_of(home), encoding="utf-8") as fh:
-            return parse(fh.read())
+        return parse(boundedfile.read_text(path_of(home)))
     except (OSError, UnicodeDecodeError):
         return Manifest()
 

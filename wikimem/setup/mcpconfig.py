@@ -37,6 +37,7 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.home import DEFAULT_HOME, Home
 from wikimem.setup import codextrust, copilottrust, geminitrust, opencodeplugin
 from wikimem.setup.changeset import Changes
@@ -47,7 +48,9 @@ from wikimem.setup.wiring import (
     installed_home,
     parse_config,
     project_base,
+    project_folder,
     qwen_dir,
+    read_text,
 )
 
 SERVER = "wikimem"
@@ -156,6 +159,7 @@ def plan_install_mcp(
     dry_run: bool = False,
 ) -> McpResult:
     """Plan `install_mcp` into `changes` (nothing is written here)."""
+    changes.confine(project_folder(client, scope, project_dir))
     path = config_path(client, scope, project_dir)
     argv = server_command(home)
     messages = []
@@ -205,6 +209,7 @@ def plan_uninstall_mcp(
     dry_run: bool = False,
 ) -> McpResult:
     """Plan `uninstall_mcp` into `changes` (nothing is written here)."""
+    changes.confine(project_folder(client, scope, project_dir))
     path = config_path(client, scope, project_dir)
     if client == "codex":
         return _edit_toml(changes, client, scope, path, None, dry_run, ())
@@ -219,7 +224,7 @@ def owner_home(client: str, scope: str, project_dir: str | None = None) -> Home:
         return found
     try:
         path = config_path(client, scope, project_dir)
-        text = _read(path)
+        text = read_text(path, project_folder(client, scope, project_dir))
         if client == "codex":
             servers = tomllib.loads(text).get("mcp_servers")
         else:
@@ -236,16 +241,6 @@ def owner_home(client: str, scope: str, project_dir: str | None = None) -> Home:
 
 
 # -- JSON configs (every harness but Codex) ------------------------------------------------------------
-
-
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from exc
 
 
 def _servers_key(client: str) -> str:
@@ -394,8 +389,12 @@ def _claude_plugin_enabled() -> bool:
     """Whether Claude Code's user settings enable a plugin named wikimem (from any marketplace)."""
     where = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     try:
-        with open(os.path.join(where, "settings.json"), encoding="utf-8") as fh:
-            enabled = json.load(fh).get("enabledPlugins") or {}
+        enabled = (
+            json.loads(boundedfile.read_text(os.path.join(where, "settings.json"))).get(
+                "enabledPlugins"
+            )
+            or {}
+        )
     except (OSError, ValueError, AttributeError):
         return False
     return isinstance(enabled, dict) and any(

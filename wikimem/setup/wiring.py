@@ -5,7 +5,10 @@ Contract: `config_path(client, scope, project_dir)` is the file a harness reads 
 `load_hooks(path)` reads one (a missing file is `{}`; one that is not a JSON object, or whose
 `hooks` is not an object, is an `InstallError` saying so); `installed(project_dir)` lists where
 wikimem's hooks are wired (user configs, and the project's); `installed_home(client, scope)` is
-the memory home they write to. `WIRING` is the events wikimem asks each harness for. Kept apart
+the memory home they write to. Every config is read through `wikimem.boundedfile`: a regular file of
+bounded size, and a project's (a cloned repository's) only when it resolves inside the project
+(`project_folder`): a link to /dev/zero, a FIFO or a link out of the repository is refused with
+one line naming it, never read. `WIRING` is the events wikimem asks each harness for. Kept apart
 from the installer so that `status` and `doctor`, which only ask, stay quick.
 """
 
@@ -17,6 +20,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.errors import WikimemError
 from wikimem.harness import CLIENTS, is_wikimem_command
 from wikimem.home import DEFAULT_HOME, Home
@@ -194,6 +198,16 @@ def antigravity_context_file(scope: str, project_dir: str | None = None) -> str:
     return os.path.join(geminitrust.gemini_dir(), "GEMINI.md")
 
 
+def project_folder(client: str, scope: str, project_dir: str | None = None) -> str | None:
+    """The folder a project-scope config must resolve inside (None for a user's own config, which
+    may be a link into a dotfiles repository)."""
+    if scope != "project":
+        return None
+    if client == "opencode":
+        return os.path.abspath(project_dir or os.getcwd())
+    return project_base(client, project_dir)
+
+
 def qwen_dir() -> str:
     """Qwen Code's own folder (`QWEN_HOME` moves it)."""
     return os.environ.get("QWEN_HOME") or os.path.join(os.path.expanduser("~"), ".qwen")
@@ -235,14 +249,8 @@ def parse_config(path: str, text: str, key: str, ours: str) -> dict[str, Any]:
     return doc
 
 
-def load_hooks(path: str) -> tuple[dict[str, Any], str]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        return {}, ""
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from exc
+def load_hooks(path: str, within: str | None = None) -> tuple[dict[str, Any], str]:
+    text = read_text(path, within)
     return parse_hooks(path, text), text
 
 
@@ -271,24 +279,27 @@ def home_in(client: str, doc: dict[str, Any]) -> Home | None:
 def installed_home(client: str, scope: str, project_dir: str | None = None) -> Home | None:
     """The memory home the hooks installed for `client` write to (None: none installed)."""
     path = config_path(client, scope, project_dir)
+    within = project_folder(client, scope, project_dir)
     if client == "opencode":
         try:
-            return plugin_home(read_text(path))
+            return plugin_home(read_text(path, within))
         except InstallError:
             return None
     try:
-        doc, _ = load_hooks(path)
+        doc, _ = load_hooks(path, within)
     except InstallError:
         return None
     return home_in(client, doc)
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, within: str | None = None) -> str:
+    """A harness config's text ("" when there is none); InstallError when it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
+        return boundedfile.read_text(path, within=within)
     except FileNotFoundError:
         return ""
+    except boundedfile.Refused as exc:
+        raise InstallError(f"{exc}; nothing was changed") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise InstallError(f"cannot read {path}: {exc}") from exc
 
@@ -302,8 +313,9 @@ class Installed:
     command: str
 
 
-def installed(project_dir: str | None = None) -> list[Installed]:
-    """Where wikimem hooks are wired now (user configs, and the project configs of project_dir)."""
+def installed(project_dir: str | None = None, refused: list[str] | None = None) -> list[Installed]:
+    """Where wikimem hooks are wired now (user configs, and the project configs of project_dir).
+    A config refused unread (see the module's contract) is added to `refused`, when given."""
     found = []
     seen: set[str] = set()
     for client in CLIENTS:
@@ -314,25 +326,25 @@ def installed(project_dir: str | None = None) -> list[Installed]:
             if os.path.realpath(path) in seen:  # a project in the home directory: the same file
                 continue
             seen.add(os.path.realpath(path))
-            if client == "opencode":
-                events, command = plugin_events(path)
-            else:
-                try:
-                    doc, _ = load_hooks(path)
-                except InstallError:
-                    continue
-                events, command = our_events(client, doc)
+            within = project_folder(client, scope, project_dir)
+            try:
+                if client == "opencode":
+                    events, command = plugin_events(path, within)
+                else:
+                    events, command = our_events(client, load_hooks(path, within)[0])
+            except InstallError as exc:
+                if refused is not None and isinstance(exc.__cause__, boundedfile.Refused):
+                    refused.append(str(exc.__cause__))
+                continue
             if events:
                 found.append(Installed(client, scope, path, tuple(events), command))
     return found
 
 
-def plugin_events(path: str) -> tuple[list[str], str]:
-    """OpenCode: the events wikimem's plugin sends, and the command it runs, when it is there."""
-    try:
-        text = read_text(path)
-    except InstallError:
-        return [], ""
+def plugin_events(path: str, within: str | None = None) -> tuple[list[str], str]:
+    """OpenCode: the events wikimem's plugin sends, and the command it runs, when it is there
+    (InstallError when the plugin file cannot be read)."""
+    text = read_text(path, within)
     if not opencodeplugin.is_ours(text):
         return [], ""
     argv = opencodeplugin.command_of(text)

@@ -6,7 +6,9 @@ since when), a sync was interrupted, notes hold a conflict the next dream will s
 only a person can: malformed markers), the merge driver points at an interpreter that is gone.
 A `conflict: true` flag left on a note whose markers are gone is no conflict.
 `flagged_paths(memory_dir)` is the notes whose front matter says `conflict: true` (committed or
-not), found by `git grep`. All read only; none touches the network.
+not), found by `git grep`; given a `limit`, a note larger than it (`gate.max_note_bytes`: never
+read, indexed or injected, so never settled either) is neither searched nor read. All read only;
+none touches the network.
 """
 
 from __future__ import annotations
@@ -41,11 +43,14 @@ def standing(home: Home) -> list[tuple[str, bool]]:
     """(path, the next dream settles it) of the notes that still hold a sync conflict."""
     if not os.path.isdir(os.path.join(home.memory_dir, ".git")):
         return []
-    return _standing_in(home.memory_dir)
+    from wikimem.recall.index import note_limit
+
+    return _standing_in(home.memory_dir, note_limit(home.root))
 
 
-def flagged_paths(memory_dir: str) -> list[str]:
+def flagged_paths(memory_dir: str, limit: int | None = None) -> list[str]:
     """Notes whose front matter says `conflict: true` (committed or not)."""
+    skipped = [] if limit is None else _larger_than(memory_dir, limit)
     proc = gitrun.run_text(
         memory_dir,
         *(
@@ -57,13 +62,27 @@ def flagged_paths(memory_dir: str) -> list[str]:
             f"^{CONFLICT_KEY}: *(true|yes)",
             "--",
             "*.md",
+            *(f":(exclude,literal){rel}" for rel in skipped),
         ),
     )
     return sorted(p for p in proc.stdout.splitlines() if p and p != "index.md")
 
 
-def _standing_in(memory_dir: str) -> list[tuple[str, bool]]:
-    flagged_notes = flagged_paths(memory_dir)
+def _larger_than(memory_dir: str, limit: int) -> list[str]:
+    from wikimem.wiki.plainfile import note_paths
+
+    out = []
+    for rel in note_paths(memory_dir):
+        try:
+            if os.lstat(os.path.join(memory_dir, rel)).st_size > limit:
+                out.append(rel)
+        except OSError:
+            continue
+    return out
+
+
+def _standing_in(memory_dir: str, limit: int | None = None) -> list[tuple[str, bool]]:
+    flagged_notes = flagged_paths(memory_dir, limit)
     if not flagged_notes:
         return []
     # PyYAML and the merge rules only once a note is flagged: `status` stays quick
@@ -74,7 +93,7 @@ def _standing_in(memory_dir: str) -> list[tuple[str, bool]]:
 
     out = []
     for path in flagged_notes:
-        text = plainfile.read_text(memory_dir, path)
+        text = plainfile.read_text(memory_dir, path, limit=limit)
         if text is None:
             continue
         try:

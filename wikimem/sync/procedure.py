@@ -15,21 +15,28 @@ this machine last synced with was rewritten, and is left alone unless `join=True
 given as `remote=` is remembered (config.toml, memory/'s git remote) only once a fetch from it
 succeeded; a failure before that is not recorded against it. Every
 failure is one line (`SyncError`), recorded in state/sync.json for `status` and `doctor`, and
-leaves memory/ as it was or as merged, never in between.
+leaves memory/ as it was or as merged, never in between: a move to the merged commit that fails
+part-way (a disk that fills while the notes are checked out) is rolled back at once (the files
+it wrote removed, HEAD, the index and the person's uncommitted edits as they were), and when even
+that cannot be done the error says so and the journal stays for the next sync to finish the move.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import errno
 import json
 import os
 import random
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.capture.events import utc_timestamp
 from wikimem.config import Config, load_config
 from wikimem.errors import WikimemError
@@ -76,6 +83,7 @@ PUSH_ATTEMPTS = 40
 PUSH_RACE_SECONDS = 240.0
 PUSH_PAUSE_MAX = 4.0
 STALE_LOCK_SECONDS = 60.0
+LOW_DISK_BYTES = 1024 * 1024  # free space below this when a write failed: the disk is full
 
 
 class RemoteRewritten(SyncError):
@@ -158,10 +166,11 @@ def sync(
                     # A URL given with --remote that never answered is not the person's
                     # remote: nothing of it is kept, and doctor has no failure to report.
                     rec.failed(when, str(exc))
-                    record.save(home, rec)
+                    _save_record(home, rec)  # the error itself is what must be said
                 raise
             rec.succeeded(when)
-            record.save(home, rec)
+            if (problem := _save_record(home, rec)) is not None:
+                result.warnings.append(problem)
             return result
     except SyncBusy as exc:
         if not interactive:
@@ -239,9 +248,19 @@ def _sync_locked(
         result.remotes.append(
             _sync_channel(home, git, config, ch, branch, rec, join, wait_for_dream, say, answered)
         )
-        record.save(home, rec)
+        _save_record(home, rec)
     result.head = git.out("rev-parse", "HEAD")
     return result
+
+
+def _save_record(home: Home, rec: record.SyncRecord) -> str | None:
+    """Save what `status` says about syncs; a disk too full for it must neither hide the sync's
+    own error nor turn a sync that was done into a failure (the next one records it)."""
+    try:
+        record.save(home, rec)
+    except OSError as exc:
+        return f"could not record this sync in state/{record.STATE_FILE}: {exc.strerror or exc}"
+    return None
 
 
 def _drop_unsafe(git: Git, config: Config) -> list[str]:
@@ -598,14 +617,97 @@ def _apply(home: Home, git: Git, config: Config, head: str, target: str, own: bo
     }
     atomic_write(_journal_path(home), json.dumps(journal), 0o600)
     _crash("sync_after_journal")
-    git.run("read-tree", "-m", "-u", head, target)
-    _crash("sync_after_checkout")
-    git.run("update-ref", "-m", "wikimem sync", "HEAD", target, head)
-    _crash("sync_after_update_ref")
-    regenerate_index(git, config, target, own)
+    try:
+        git.run("read-tree", "-m", "-u", head, target)
+        _crash("sync_after_checkout")
+        git.run("update-ref", "-m", "wikimem sync", "HEAD", target, head)
+        _crash("sync_after_update_ref")
+        regenerate_index(git, config, target, own)
+    except (GitFailed, OSError) as exc:
+        raise _rolled_back(home, git, head, changed, exc) from exc
     _crash("sync_before_journal_cleared")
     _clear_journal(home)
     return changed
+
+
+def _rolled_back(
+    home: Home,
+    git: Git,
+    head: str,
+    changed: list[str],
+    exc: BaseException,
+) -> SyncError:
+    """memory/ put back at `head` after moving it to the merged commit failed part-way; the
+    error that says so (or, when it could not be put back, what is left and what finishes it)."""
+    why = _failure(exc, git.repo)
+    try:
+        before = set(git.out("ls-tree", "-r", "-z", "--name-only", head).split("\0"))
+        # What the merge added goes first (it frees the room the rest may need). No file of the
+        # person's can be there (an uncommitted one in the way stops a merge before it begins):
+        # whatever is there now was written by this move.
+        for rel in sorted(set(changed) - before):
+            path = os.path.join(git.repo, rel)
+            if os.path.lexists(path) and not os.path.isdir(path):
+                os.unlink(path)
+            _prune_empty(git.repo, os.path.dirname(rel))
+        if git.out("rev-parse", "HEAD") != head:
+            git.run("update-ref", "-m", "wikimem sync: roll back", "HEAD", head)
+        if git.run("diff-index", "--cached", "--quiet", head, check=False).returncode:
+            git.run("read-tree", head)  # git wrote its index before failing: back at `head`
+        # The notes the merge changed, as `head` has them: only those whose bytes differ (on a
+        # full disk, each file rewritten needs room), never the person's uncommitted edits,
+        # which the move left alone.
+        kept = sorted(set(changed) & before)
+        if kept:
+            listed = git.out("--no-optional-locks", "diff-files", "--name-only", "-z", "--", *kept)
+            if differ := [p for p in listed.split("\0") if p]:
+                stdin = "".join(p + "\0" for p in differ)
+                git.run("checkout-index", "-f", "-q", "-z", "--stdin", input=stdin)
+        _clear_journal(home)
+    except (GitFailed, OSError) as again:
+        return SyncError(
+            f"{why} while checking out the merged notes, and memory/ could not be put back "
+            f"({_failure(again, git.repo)}): it is part-way to the merge, journaled in "
+            f"{_journal_path(home)}; the next `wikimem sync` finishes the move once that is fixed"
+        )
+    return SyncError(
+        f"{why} while checking out the merged notes; memory/ was put back as it was before this "
+        "sync (the files it had written removed): run `wikimem sync` again once that is fixed"
+    )
+
+
+def _restore(repo: str, preserved: dict[str, str | None]) -> None:
+    """The person's uncommitted files, as they were before the move (None: there was none)."""
+    for rel, data in preserved.items():
+        path = os.path.join(repo, rel)
+        if data is None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as fh:
+                fh.write(base64.b64decode(data))
+
+
+def _failure(exc: BaseException, repo: str) -> str:
+    """What went wrong, in a few words: git does not say that the disk is full when it cannot
+    write a file, so a disk with (almost) no room left is named as the cause."""
+    said = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    try:
+        full = full or shutil.disk_usage(repo).free < LOW_DISK_BYTES
+    except OSError:
+        pass
+    return f"the disk is full ({said})" if full else said
+
+
+def _prune_empty(repo: str, rel_dir: str) -> None:
+    while rel_dir:
+        try:
+            os.rmdir(os.path.join(repo, rel_dir))
+        except OSError:
+            return  # not empty (or already gone): it holds something of its own
+        rel_dir = os.path.dirname(rel_dir)
 
 
 def _dirty(git: Git) -> set[str]:
@@ -654,13 +756,12 @@ def _clear_journal(home: Home) -> None:
 def recover(home: Home, git: Git, config: Config) -> bool:
     """Finish a sync a crash interrupted while it moved memory/; True if there was one."""
     try:
-        with open(_journal_path(home), encoding="utf-8") as fh:
-            journal = json.load(fh)
+        journal = json.loads(boundedfile.read_text(_journal_path(home)))
         old, target, own = str(journal["old"]), str(journal["target"]), bool(journal["own"])
         preserved: dict[str, str | None] = dict(journal.get("preserved", {}))
     except FileNotFoundError:
         return False
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, boundedfile.Refused):
         _clear_journal(home)
         return False
     _clear_stale_locks(git.repo, 0.0)
@@ -668,17 +769,7 @@ def recover(home: Home, git: Git, config: Config) -> bool:
     if head in (old, target):
         git.run("update-index", "-q", "--refresh", check=False)
         git.run("read-tree", "--reset", "-u", target)
-        for rel, data in preserved.items():
-            path = os.path.join(git.repo, rel)
-            if data is None:
-                try:
-                    os.unlink(path)
-                except FileNotFoundError:
-                    pass
-            else:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "wb") as fh:
-                    fh.write(base64.b64decode(data))
+        _restore(git.repo, preserved)
         if head == old:
             git.run("update-ref", "-m", "wikimem sync: recover", "HEAD", target, old)
         regenerate_index(git, config, target, own)

@@ -14,6 +14,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wikimem import boundedfile
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
 
@@ -56,8 +57,7 @@ class SyncRecord:
 
 def load(home: Home) -> SyncRecord:
     try:
-        with open(home.state(STATE_FILE), encoding="utf-8") as fh:
-            data: dict[str, Any] = json.load(fh)
+        data: dict[str, Any] = json.loads(boundedfile.read_text(home.state(STATE_FILE)))
         channels = {
             str(k): ChannelRecord(
                 **{f: str(v.get(f, "")) for f in ("url", "last_remote", "last_local")}

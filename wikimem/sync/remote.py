@@ -22,6 +22,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
+from wikimem import boundedfile
 from wikimem.config import Config
 from wikimem.fsutil import atomic_write
 from wikimem.home import Home
@@ -147,8 +148,7 @@ def remember_auto(home: Home, on: bool) -> bool:
 
 def _remember(home: Home, key: str, literal: str, expected: object) -> bool:
     try:
-        with open(home.config_path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = boundedfile.read_text(home.config_path)
     except FileNotFoundError:
         text = ""
     new = set_setting(text, "sync", key, literal)

@@ -23,6 +23,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from wikimem import boundedfile
 from wikimem.capture.redact import clean, scrub
 from wikimem.config import Config, load_config
 from wikimem.fsutil import atomic_write
@@ -142,7 +143,7 @@ class Wiki:
     def commit_writes(
         self,
         writes: Sequence[MemoryWrite] | Callable[[], Sequence[MemoryWrite]],
-        subject: str,
+        subject: str | Callable[[Sequence[GateResult]], str],
         *,
         body: str | Callable[[Sequence[GateResult]], str] = "",
         trailers: Sequence[tuple[str, str]] = (),
@@ -164,7 +165,7 @@ class Wiki:
     def _commit_locked(
         self,
         writes: Sequence[MemoryWrite],
-        subject: str,
+        subject: str | Callable[[Sequence[GateResult]], str],
         body: str | Callable[[Sequence[GateResult]], str],
         trailers: Sequence[tuple[str, str]],
         dry_run: bool,
@@ -183,7 +184,9 @@ class Wiki:
             judged.append(self.gate.check(w))
         checked = _with_requirements(judged)
         if dry_run:
-            return BatchResult(tuple(checked), None, subject)
+            return BatchResult(
+                tuple(checked), None, subject(checked) if callable(subject) else subject
+            )
         to_write = [r for r in checked if r.ok]
         source = writes[0].source if writes else "unknown"
         batch_id = uuid.uuid4().hex[:16]
@@ -207,7 +210,8 @@ class Wiki:
             crash("after_before_commit")
         commit = None
         text = body(results) if callable(body) else body  # may say what was written
-        message = self._message(subject, text, results, trailers, self.machine)
+        head = subject(results) if callable(subject) else subject  # may count what was written
+        message = self._message(head, text, results, trailers, self.machine)
         self._record_origins(written, befores)
         if written:
             progress("committing to git", len(written), None)
@@ -455,13 +459,12 @@ class Wiki:
                 f"removed {len(temps)} temp file(s) a killed write left in memory/"
             )
         try:
-            with open(self._journal_path(), encoding="utf-8") as fh:
-                journal = json.load(fh)
+            journal = json.loads(boundedfile.read_text(self._journal_path()))
             if not isinstance(journal, dict) or not isinstance(journal.get("entries"), list):
                 raise ValueError("not a journal")
         except FileNotFoundError:
             return []
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, boundedfile.Refused):
             aside = self._journal_path() + ".corrupt"
             os.replace(self._journal_path(), aside)
             self.recovery_notes.append(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 
 NAME = "confirmed.json"
@@ -79,8 +80,7 @@ def _path(state_dir: str) -> str:
 
 def confirmed(state_dir: str) -> frozenset[str]:
     try:
-        with open(_path(state_dir), encoding="utf-8") as fh:
-            data = fastjson.loads(fh.read())
+        data = fastjson.loads(boundedfile.read_text(_path(state_dir)))
     except (OSError, ValueError):
         return frozenset()
     keys = data.get("confirmed") if isinstance(data, dict) else None

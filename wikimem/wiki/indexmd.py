@@ -15,7 +15,7 @@ import json
 import os
 from collections.abc import Collection
 
-from wikimem import gitrun
+from wikimem import boundedfile, gitrun
 from wikimem.capture.redact import redact
 from wikimem.fsutil import atomic_write
 from wikimem.sync.markers import as_shown
@@ -111,8 +111,7 @@ ENTRY_VERSION = "2"  # entries of version 2 are built from redacted text
 
 def _load_cache(memory_dir: str) -> dict[str, str]:
     try:
-        with open(os.path.join(memory_dir, ENTRY_CACHE), encoding="utf-8") as fh:
-            cached = json.load(fh)
+        cached = json.loads(boundedfile.read_text(os.path.join(memory_dir, ENTRY_CACHE)))
     except (OSError, ValueError):
         return {}
     if not isinstance(cached, dict):

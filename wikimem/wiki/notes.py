@@ -3,7 +3,8 @@
 Contract:
   - `validate_path(p)` accepts lower-case kebab-case segments ending in `.md`, at most 4 deep,
     under `profile/`, `projects/<slug>/`, `tools/<tool>/` or `general/`; it refuses anything
-    else (absolute paths, `..`, `.git`, `index.md`) with a reason. `hand_named=True` also accepts
+    else (absolute paths, `..`, `.git`, `index.md`, a segment Windows cannot hold: `con.md`,
+    `projects/aux/`, see `wikimem.wiki.portable`) with a reason. `hand_named=True` also accepts
     the names a person gives notes in Obsidian or an editor (`general/My Note.md`: spaces,
     capitals, other scripts), still inside the same folders; wikimem itself only ever creates
     kebab-case names.
@@ -25,7 +26,7 @@ from typing import Any
 import yaml
 
 from wikimem.errors import WikimemError
-from wikimem.wiki import notemeta
+from wikimem.wiki import notemeta, portable
 from wikimem.wiki.notemeta import TOP_FOLDERS
 
 # libyaml's loader when PyYAML was built with it (several times faster), else the pure one:
@@ -114,6 +115,10 @@ def validate_path(path: str, *, hand_named: bool = False) -> str:
         raise NoteError(f"{path!r}: a note's file name must end in .md")
     if len(parts) > MAX_DEPTH:
         raise NoteError(f"{path!r}: notes are at most {MAX_DEPTH} path segments deep")
+    for part in parts:
+        problem = portable.problem(part)
+        if problem:
+            raise NoteError(f"{path!r}: {problem}")
     stems = [*parts[:-1], parts[-1][:-3]]
     for seg in stems:
         if len(seg) > MAX_SEGMENT_CHARS:
@@ -143,7 +148,7 @@ def kebab(text: str, max_len: int = 60) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     if len(slug) > max_len:
         slug = slug[:max_len].rsplit("-", 1)[0] or slug[:max_len]
-    return slug.strip("-") or "note"
+    return portable.avoid(slug.strip("-") or "note", "note")
 
 
 def project_of(path: str) -> str | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 
+from wikimem import boundedfile
 from wikimem.capture import fastjson
 
 NAME = "pins.json"
@@ -42,16 +43,11 @@ MAX_BYTES = 4 << 20
 
 def _read(state_dir: str) -> dict[str, object] | None:
     try:
-        with open(_path(state_dir), "rb") as fh:
-            raw = fh.read(MAX_BYTES + 1)
+        data = fastjson.loads(boundedfile.read_text(_path(state_dir), MAX_BYTES))
     except FileNotFoundError:
         return None
-    except OSError:
-        return {}
-    try:
-        data = fastjson.loads(raw.decode("utf-8")) if len(raw) <= MAX_BYTES else {}
-    except (ValueError, UnicodeDecodeError):
-        return {}  # damaged: honour nothing until a person pins again
+    except (OSError, ValueError):
+        return {}  # damaged, too large or not a file: honour nothing until a person pins again
     return data if isinstance(data, dict) else {}
 
 

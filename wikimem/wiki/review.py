@@ -10,13 +10,15 @@ an editor or Obsidian, or say which is true in a session or with `wikimem rememb
 rule that would have an agent run code fetched from the network, or text worded as an
 instruction to the agent that is not the person's own, stored but never given until the person
 confirms that very line (`wikimem confirm PATH --line ID`, with the id listed here).
+Both read a note only up to `limit` bytes (`gate.max_note_bytes`): a larger one is never read,
+indexed or injected (`wikimem.wiki.vetting`), so it holds nothing to settle or confirm here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wikimem.wiki import confirmations, holds, notemeta, origins, plainfile
+from wikimem.wiki import confirmations, holds, notemeta, origins, plainfile, vetting
 from wikimem.wiki.notemeta import CONTESTED
 from wikimem.wiki.plainfile import note_paths
 
@@ -28,12 +30,12 @@ class Contested:
     earlier: str
 
 
-def contested(memory_dir: str) -> list[Contested]:
+def contested(memory_dir: str, limit: int = vetting.DEFAULT_MAX_BYTES) -> list[Contested]:
     out: list[Contested] = []
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
-        text = plainfile.read_text(memory_dir, rel)
+        text = plainfile.read_text(memory_dir, rel, limit=limit)
         if not text or CONTESTED not in text:
             continue
         # the claim parser only for a note that has a pair: `status` stays quick
@@ -60,16 +62,16 @@ class Held:
     source: str = ""  # who brought it, as this machine recorded it
 
 
-def held(memory_dir: str, state_dir: str) -> list[Held]:
-    """Lines withheld from agents until the person confirms them: marked held, running fetched
-    code, or worded as an instruction and not the person's, and not confirmed on this machine."""
+def held(memory_dir: str, state_dir: str, limit: int = vetting.DEFAULT_MAX_BYTES) -> list[Held]:
+    """Lines withheld from agents until the person confirms them: marked held, a hazard, or
+    worded as an instruction and not the person's, and not confirmed on this machine."""
     out: list[Held] = []
     confirmed = confirmations.confirmed(state_dir)
     book = origins.Book(state_dir)
     for rel in note_paths(memory_dir):
         if "/sessions/" in rel:
             continue
-        text = plainfile.read_text(memory_dir, rel)
+        text = plainfile.read_text(memory_dir, rel, limit=limit)
         if not text:
             continue
         for line in notemeta.split(text)[1].split("\n"):  # front matter is never given
