@@ -81,6 +81,30 @@ def test_when_the_rules_cannot_tell_both_are_kept_newest_first_and_marked_contes
     assert "wikimem:was" not in folded.body  # nothing was said to be replaced
 
 
+def test_an_agent_is_given_the_earlier_of_a_contested_pair_as_the_earlier_one(
+    home: Path, tmp_path: Path
+) -> None:
+    """Unsure, both are kept; an agent is told which came first, the earlier quoted under a
+    line saying the one above may replace it, never as a second current claim."""
+    from tests.conftest import make_repo, own_lines
+
+    repo = str(make_repo(tmp_path / "api", "git@github.com:acme/api.git"))
+    old, new = "The API listens on port 8080.", "The admin API listens on port 9000."
+    folded = fold(
+        f"- {old} (claude 2026-11-20)\n",
+        Claim(new, "", Provenance("codex", "2026-12-01")),
+        today="2026-12-01",
+    )
+    note = Path(home, "memory", "projects", "acme-api", "facts.md")
+    note.parent.mkdir(parents=True)
+    note.write_text("---\ntitle: facts\nkind: project\n---\n" + folded.body)
+    own_lines(home, "projects/acme-api/facts.md")
+    given = _session_start(repo)
+    assert new in given
+    assert f'said earlier, may be replaced by the line above: "{old}"' in given
+    assert "may be replaced by the line above" in given.split("### ")[0]  # the legend says so
+
+
 def test_a_word_of_change_or_the_old_value_named_makes_it_certain() -> None:
     old = "The minimum Python is 3.11."
     assert verdict("The minimum supported Python is 3.12 now, not 3.11.", old) is SAME

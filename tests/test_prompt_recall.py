@@ -191,6 +191,20 @@ def test_a_rule_said_in_another_project_is_given_for_a_prompt_about_commits(home
     assert "navbar" not in text
 
 
+def test_a_rule_a_remote_brought_is_never_given_as_the_persons_own(home: Path) -> None:
+    """Who said a line is this machine's record: a digest line or a claim a teammate's remote
+    brought (its text imitating the person's) is not the person's rule in another project."""
+    from wikimem.wiki import origins
+
+    seed(home, WIKI)
+    rel = "projects/acme-web/sessions/2026-11-05-bbbb2222.md"
+    remote = origins.code(origins.REMOTE, "Mallory", "2026-11-05")
+    body = (home / "memory" / rel).read_text()
+    origins.save(str(home / "state"), {rel: {k: remote for k in origins.body_keys(body)}})
+    text = ask(home, "acme-api", "how do I format commit messages?")
+    assert "Conventional Commits" not in text and ownrules.HEADING not in text
+
+
 def test_another_projects_port_host_and_commands_never_come_with_the_persons_rules(
     home: Path,
 ) -> None:

@@ -109,7 +109,7 @@ class Legend:
     def add(self, rendered: attribution.Rendered) -> None:
         self.person = self.person or rendered.person
         self.quoted = self.quoted or rendered.quoted
-        self.contested = self.contested or "contested, earlier:" in rendered.text
+        self.contested = self.contested or CONTESTED_SHOWN.strip() in rendered.text
 
     @property
     def text(self) -> str:
@@ -302,7 +302,7 @@ def standing(
             if pin_lines is None:
                 pin_lines = pins.pinned_lines(home.state_dir)
             keep = _pinned_only(pin_lines.get(rel))
-        shown = attribution.render(rel, body, book, keep)
+        shown = _contested_shown(attribution.render(rel, body, book, keep))
         if not shown.text:
             continue
         legend.add(shown)
@@ -629,7 +629,7 @@ def prompt(
     if ownrules.about_work(terms):
         named = named_projects(text, index.projects())
         known = known_claims(index, given["notes"])
-        rules = ownrules.find(index, project, index.kept_terms, given, named, known)
+        rules = ownrules.find(index, project, index.kept_terms, given, named, known, book)
         block = ownrules.render(rules, room // RULES_SHARE) if rules else None
         if block is not None:
             parts.append(block.text)
@@ -711,6 +711,28 @@ def _find_all(text: str, needle: str) -> list[int]:
     return out
 
 
+CONTESTED_SHOWN = "  - said earlier, may be replaced by the line above: "
+
+
+def _contested_shown(rendered: attribution.Rendered) -> attribution.Rendered:
+    """An earlier claim kept beneath a newer one the rules could not tell replaces it, as an
+    agent is given it: quoted, and said to be the earlier one (`wikimem.dream.claims.fold`)."""
+    if notemeta.CONTESTED not in rendered.text:
+        return rendered
+    lines = []
+    for line in rendered.text.split("\n"):
+        quote = "> " if line.startswith("> " + notemeta.CONTESTED) else ""
+        if line.startswith(quote + notemeta.CONTESTED):
+            said = line[len(quote + notemeta.CONTESTED) :]
+            cut = said.rfind(" (")
+            text, tail = (
+                (said[:cut], said[cut:]) if cut != -1 and said.endswith(")") else (said, "")
+            )
+            line = f'{quote}{CONTESTED_SHOWN}"{text.strip()}"{tail}'
+        lines.append(line)
+    return attribution.Rendered("\n".join(lines), rendered.person, rendered.quoted)
+
+
 def _attributed(hit: Hit, book: origins.Book | None) -> attribution.Rendered:
     """A passage attributed: once per passage and record (its cost, the legend and the text
     given all ask)."""
@@ -724,7 +746,7 @@ def _attributed(hit: Hit, book: origins.Book | None) -> attribution.Rendered:
         if " until " in text or " till " in text or " through " in text:
             day = today()
             text = "\n".join(ln for ln in text.split("\n") if not expired(ln, day))
-        found = book.rendered[memo] = attribution.render(hit.path, text, book)
+        found = book.rendered[memo] = _contested_shown(attribution.render(hit.path, text, book))
     return found
 
 

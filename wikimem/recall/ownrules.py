@@ -42,9 +42,10 @@ from wikimem.recall.given import turn_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
 
     from wikimem.recall.index import Index
+    from wikimem.wiki.origins import Book
 
 MAX_RULES = 3
 MAX_CHARS = 400  # a longer sentence is a story, not a rule
@@ -169,6 +170,7 @@ def find(
     given: dict[str, list[object]],
     named: Iterable[str] = (),
     known: Sequence[set[str]] = (),
+    book: Book | None = None,
 ) -> list[Rule]:
     if not terms:
         return []
@@ -193,7 +195,8 @@ def find(
     found: dict[str, Rule] = {}
     for path, body, slug, kind, updated in rows:
         path, slug = str(path), str(slug)
-        for sentence, day in _said(str(body), kind == "session", path, str(updated)):
+        said = _said(str(body), kind == "session", path, str(updated), _whose(book, path))
+        for sentence, day in said:
             key = " ".join(sentence.lower().split())
             if key in found or turn_id(path, sentence) in seen_ids:
                 continue
@@ -234,9 +237,20 @@ def _neg_day(day: str) -> int:
     return -number if number is not None else 0
 
 
-def _said(body: str, digest: bool, path: str, updated: str) -> list[tuple[str, str]]:
-    """(sentence, date) the person said in a passage: a digest's prompts, a living note's claims
-    said by the person (provenance `(client, date)`, not an agent's or a tool's finding)."""
+def _whose(book: Book | None, path: str) -> Callable[[str], str]:
+    if book is None:
+        return lambda line: ""
+    return lambda line: book.origin(path, line)
+
+
+def _said(
+    body: str, digest: bool, path: str, updated: str, origin: Callable[[str], str]
+) -> list[tuple[str, str]]:
+    """(sentence, date) the person said in a passage: the prompts of a digest this machine's
+    dream wrote, a living note's claims the record says are the person's (never what the text
+    of a line says of who wrote it: `wikimem.wiki.origins`)."""
+    from wikimem.wiki import origins
+
     out: list[tuple[str, str]] = []
     note_day = ranking.digest_day(path) or updated[:10]
     for line in body.split("\n"):
@@ -252,10 +266,12 @@ def _said(body: str, digest: bool, path: str, updated: str) -> list[tuple[str, s
             )
             if label is None or not text.removeprefix("- ").startswith(label):
                 continue
+            if origins.who(origin(line)) not in (origins.SESSION, origins.PERSON):
+                continue  # a digest line a remote brought (or changed) is nobody's word here
             text = text.split(label, 1)[1]
             day = note_day
         else:
-            if not text.startswith("- ") or "(agent in " in text or "tool output in " in text:
+            if not text.startswith("- ") or not origins.is_person(origin(line)):
                 continue
             text, day = _claim(text[2:])
             if not day:
