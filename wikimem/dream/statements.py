@@ -477,7 +477,12 @@ def sentences(text: str) -> list[str]:
 
 
 def clean(sentence: str, said_on: date | None = None) -> str:
-    s = sentence.strip().strip("\"'“”")
+    s = sentence.strip()
+    # quotes around the whole sentence go; a quoted value at its end ('_q') stays whole
+    if len(s) > 1 and (s[0], s[-1]) in (('"', '"'), ("'", "'"), ("“", "”")):
+        s = s[1:-1]
+    elif s[:1] in '"“' and s.count(s[0]) == 1:
+        s = s[1:]
     s = re.sub(r"\s+", " ", s)
     s = _LEAD_FILLER.sub("", s)
     s = _NORMATIVE_LEAD.sub("", s)
@@ -489,7 +494,15 @@ def clean(sentence: str, said_on: date | None = None) -> str:
         s,
         flags=re.IGNORECASE,
     )
-    s = _HERE.sub("", s)
+    # "here" goes (the note's folder says where), but not in "not only here": that says more
+    s = _HERE.sub(
+        lambda m: (
+            m.group(0)
+            if re.search(r"\b(?:not only|not just|only|not)\s*,?\s*$", s[: m.start()], re.I)
+            else ""
+        ),
+        s,
+    )
     s = _NOW.sub("", s)
     s = re.sub(r",?\s+(?:please|pls|plz|thanks|thank you)[.!]?$", "", s, flags=re.IGNORECASE)
     s = re.sub(r",?\s+(?:please|pls|plz)\s+(?=\()", " ", s, flags=re.IGNORECASE)

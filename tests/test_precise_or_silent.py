@@ -1,0 +1,172 @@
+"""Precise or silent (docs/memory.md): a living note holds only what is surely a durable
+statement, and a claim is replaced only on evidence. The cases a new user tripped on, as a user
+would meet them: through `wikimem remember`, the installed hook and `wikimem dream`."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_repo
+from tests.sessions import claude_session
+from tests.test_dream import replay, wikimem
+from tests.test_judgment import _session_start
+
+SID = "5e1d0c1a-7d4a-4e9b-9c21-5a6f0d8e4b{:02d}"
+
+
+def living(home: Path, project: str = "acme-api") -> str:
+    """Every living note of the project and the profile, as stored."""
+    out = []
+    for folder in (Path(home, "memory", "projects", project), Path(home, "memory", "profile")):
+        for p in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+            out.append(p.read_text())
+    return "\n".join(out)
+
+
+@pytest.fixture
+def repo(home: Path, tmp_path: Path) -> str:
+    path = str(make_repo(tmp_path / "api", "git@github.com:acme/api.git"))
+    os.chdir(path)
+    return path
+
+
+def session(
+    n: int, repo: str, *prompts: str, steps: list[tuple[object, ...]] | None = None
+) -> None:
+    turns = [{"prompt": p, "steps": steps or []} for p in prompts]
+    replay("claude", claude_session(SID.format(n), repo, turns))
+    assert wikimem("dream").returncode == 0
+
+
+def test_two_numbered_facts_both_stay_current(home: Path, repo: str) -> None:
+    for said in ("Issue 123 was fixed by PR 456", "Issue 789 was fixed by PR 1011"):
+        assert wikimem("remember", said, "--project", "acme-api").returncode == 0
+    given = _session_start(repo)
+    assert "Issue 123 was fixed by PR 456" in given and "Issue 789 was fixed by PR 1011" in given
+    assert "(was 123" not in living(home)
+
+
+def test_a_choice_of_container_engine_and_a_fact_about_docker_desktop_both_stay(
+    home: Path, repo: str
+) -> None:
+    for said in (
+        "We use Podman for containers.",
+        "Docker Desktop on the build Macs is capped at 8 GB of RAM.",
+    ):
+        assert wikimem("remember", said, "--project", "acme-api").returncode == 0
+    given = _session_start(repo)
+    assert "Podman" in given and "8 GB of RAM" in given
+
+
+@pytest.mark.parametrize(
+    "question", ["which port does the orders service use", "how do I run the tests"]
+)
+def test_a_question_is_never_stored(home: Path, repo: str, question: str) -> None:
+    proc = wikimem("remember", question)
+    assert proc.returncode == 1 and "a question" in proc.stderr
+    session(1, repo, question)
+    assert question not in living(home).lower()
+
+
+def test_requests_and_orders_for_now_stay_in_the_digest(home: Path, repo: str) -> None:
+    said = [
+        "kick off the nightly export and ping me if it's red",
+        "dont merge anything till I'm back",
+        "can u take the cherry-pick section out of CONTRIBUTING.md",
+        "prob a race in the worker, check the flusher",
+    ]
+    session(1, repo, *said)
+    notes = living(home).lower()
+    assert not [s for s in said if s.split(",")[0].lower() in notes]
+    digests = "\n".join(
+        p.read_text() for p in Path(home, "memory", "projects", "acme-api", "sessions").glob("*")
+    )
+    assert "**Asked of the agent:** dont merge anything till I'm back" in digests
+    # a later prompt is not told the order as if it still stood
+    replay(
+        "claude",
+        [
+            {
+                "session_id": SID.format(9),
+                "cwd": repo,
+                "hook_event_name": "UserPromptSubmit",
+                "prompt": "ok merge the proration PR into main, anything stopping me?",
+            }
+        ],
+    )
+    given = wikimem("inject", "prompt", "--cwd", repo, "--prompt", "can I merge anything now?")
+    assert "dont merge anything" not in given.stdout
+
+
+def test_a_standing_instruction_keeps_its_value_and_a_later_one_in_its_slot_replaces_it(
+    home: Path, repo: str
+) -> None:
+    session(1, repo, "Going forward, I'd like you to end all variable names with '_wr'.")
+    session(2, repo, "I want to update a previous instruction: end all variable names with '_q'.")
+    given = _session_start(repo)
+    assert "'_q'" in given and "'_wr'" not in given
+
+
+def test_an_output_that_counts_no_failure_is_a_pass(home: Path, repo: str) -> None:
+    steps = [("run", "make validate", True, "3 checks, 0 errors\nFAIL=0")]
+    session(1, repo, "validate", steps=steps)
+    session(2, repo, "validate again", steps=steps)
+    commands = Path(home, "memory", "projects", "acme-api", "commands.md").read_text()
+    assert "| `make validate` | build | 2 | 0 |" in commands
+
+
+def test_a_one_off_command_is_no_row_until_another_session_runs_it(home: Path, repo: str) -> None:
+    once = [("run", "pytest tests/unit -x --maxfail=3", True, "40 passed")]
+    session(1, repo, "run the unit tests", steps=once)
+    table = Path(home, "memory", "projects", "acme-api", "commands.md")
+    assert not table.exists() or "maxfail" not in table.read_text()
+    again = [("run", "pytest tests/unit -x --maxfail=5", True, "40 passed")]
+    session(2, repo, "run them again", steps=again)
+    assert "`pytest tests/unit -x --maxfail=<n>`" in table.read_text()
+
+
+def test_moving_off_a_tool_takes_its_commands_out_and_leaves_the_pitfalls(
+    home: Path, repo: str
+) -> None:
+    steps = [
+        ("run", "uv sync", False, "error: No module named 'tomllib'; requires Python 3.11"),
+        ("run", "uv python install 3.12", True, "Installed Python 3.12.4"),
+        ("run", "uv sync", True, "Resolved 40 packages"),
+        ("run", "make test", True, "12 passed"),
+    ]
+    session(1, repo, "set up the env", steps=steps)
+    session(2, repo, "set up the env again", steps=steps[1:])
+    pitfalls = Path(home, "memory", "projects", "acme-api", "pitfalls.md")
+    before = pitfalls.read_text()
+    assert "`uv sync` failed" in before
+    session(3, repo, "we've moved off uv, poetry handles the env now")
+    commands = Path(home, "memory", "projects", "acme-api", "commands.md").read_text()
+    assert "uv sync" not in commands and "make test" in commands
+    assert pitfalls.read_text() == before  # a retraction is not about a pitfall
+
+
+def test_a_temporary_state_is_given_until_its_day_and_not_after(home: Path, repo: str) -> None:
+    session(1, repo, "heads up, the release branch is frozen until 2026-03-06")
+    env = {"WIKIMEM_TODAY": "2026-03-06"}
+    assert "frozen until 2026-03-06" in _start_on(repo, env)
+    assert "frozen until 2026-03-06" not in _start_on(repo, {"WIKIMEM_TODAY": "2026-03-07"})
+
+
+def _start_on(repo: str, env: dict[str, str]) -> str:
+    proc = wikimem("inject", "session-start", "--cwd", repo, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_a_cross_cutting_phrase_makes_a_rule_the_persons_and_its_change_replaces_it_everywhere(
+    home: Path, repo: str, tmp_path: Path
+) -> None:
+    web = str(make_repo(tmp_path / "web", "git@github.com:acme/web.git"))
+    session(1, repo, "4 spaces for indentation in all my repos")
+    session(2, repo, "tabs for everything I touch from now on, any language, not only here")
+    given = _session_start(web)
+    assert "tabs for everything i touch" in given.lower()
+    assert "4 spaces" not in given
