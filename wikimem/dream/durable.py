@@ -62,7 +62,9 @@ _LEAD = re.compile(
     r"quick note|one more thing|just so you know|for context|hey|hi|right|anyway|anyways|"
     r"fwiw|imo|imho|tbh|ngl|iirc|afaik|ah|ahh|hmm|hm|welp|ugh|argh|ooh|oops|lol|"
     r"plus|but|then|now|well|yeah|yep|nope|no|great|cool|thanks|thank you|perfect|nice|good|"
-    r"fine|sure|right then|ok then)"
+    r"fine|sure|right then|ok then|specifically|firstly|secondly|thirdly|lastly|finally|"
+    r"additionally|moreover|furthermore|besides|in addition|importantly|also|first|second|"
+    r"third|next|another thing|one more thing|lastly|to start|to begin with)"
     r"[,:!.]?\s+)+",
     re.IGNORECASE,
 )
@@ -107,14 +109,18 @@ _CHAT = re.compile(
     r"\b(?:thanks|thank you|cheers|lol|haha|ugh|argh|omg|wow|yay|sorry|great job|nice work|"
     r"well done|awesome|amazing|wonderful|lovely|glad|happy to|excited|frustrat\w+|annoy\w+|"
     r"tired|exhausted|weekend|vacation|holiday|lunch|coffee|how are you|good morning|"
-    r"good night|have a good|nice to meet|pleasure)\b",
+    r"good night|have a good|nice to meet|pleasure|fantastic|excellent|impressive|"
+    r"(?:i'?m|i am) (?:confident|sure|glad|happy|excited|thrilled|proud)|enthusias\w+|"
+    r"dedication|mentor\w*|mentee|team player|growth|journey)\b",
     re.IGNORECASE,
 )
 # Pleasantries that stay chat even with an "always" in them ("my door is always open").
 _PLEASANTRY = re.compile(
     r"\b(?:reach out|don'?t hesitate|feel free|my door|here (?:to|for) (?:help|you|support)|"
     r"happy to help|any questions|keep up the good work|welcome aboard|you'?re welcome|"
-    r"anytime|good luck|proud of you|well done)\b",
+    r"anytime|good luck|proud of you|well done|(?:don'?t|do not) (?:be )?(?:afraid|shy|"
+    r"scared|worried|worry|hesitate)|feel comfortable|(?:don'?t|do not) forget (?:about|to "
+    r"(?:reach|ask|enjoy|take care))|your (?:growth|strengths?|attention to detail))\b",
     re.IGNORECASE,
 )
 # The person's passing state, or what they are doing now.
@@ -158,7 +164,8 @@ _PROBLEM = re.compile(
 # Words that point back at what came before: a clause leaning on them does not stand alone.
 _DEICTIC_SUBJECT = re.compile(
     r"^(?:it|its|it'?s|this|that|that'?s|these|those|they|them|he|she|here|there'?s? (?:it|"
-    r"that)|same|ditto|both|the (?:above|former|latter|same)|which|something|"
+    r"that)|same|ditto|both|the (?:above|former|latter|same|next one|last one|other one|"
+    r"first one)|this one|that one|which|something|especially|particularly|"
     r"nothing|anything|stuff)\b",
     re.IGNORECASE,
 )
@@ -178,11 +185,28 @@ _PRONOUN_OBJECT = re.compile(
     re.IGNORECASE,
 )
 _DEICTIC_OBJECT = re.compile(
-    r"\b(?:(?:do|does|did|doing|done|handle|handles|use|run|take|keep|put|fix|try|with|on|for|"
-    r"about|like|into|from|of|to|in|see|check|change|move|make|leave) (?:it|that|this|those|"
-    r"these|them|one|ones|the (?:same|above|former|latter))|the (?:same|above) (?:way|thing))"
+    r"\b[a-z]+ (?:them|those|these)\b(?! (?:who|which|that)\b)|"
+    r"\b(?:(?!(?:sure|ensure|means?|say|says|said|know|think|believe|remember|note|so|now|"
+    r"given|check|verify|confirm|is|are|was|were)\b)[a-z]+ (?:it|that|this|one|ones|the (?:same|"
+    r"above|former|latter))|the (?:same|"
+    r"above) (?:way|thing))"
     r"(?=\s*(?:[,.;!]|$|\s+(?:myself|ourselves|yourself|too|again|later|instead|as well|"
-    r"in|on|with|for|so|and|but|before|after|when|until|till)\b))",
+    r"in|on|with|for|so|and|but|before|after|when|until|till|to|going|from|now|moving|"
+    r"consistently|correctly|properly|also|everywhere|always|here|there|up|out|first)\b))",
+    re.IGNORECASE,
+)
+# "apply these practices", "follow this convention": a rule that points back at another
+_DEICTIC_NOUN = re.compile(
+    r"\b(?:this|these|those|that|such) (?:convention|practice|rule|guideline|instruction|"
+    r"approach|change|standard|naming convention|format|style|tool|habit|thing|update|"
+    r"requirement|policy|advice|tip|suggestion)s?\b",
+    re.IGNORECASE,
+)
+# Talk about the talk: "I want to go over a few of my expectations", "I'd like to discuss …"
+_META = re.compile(
+    r"\b(?:i|we)(?:'d| would)? (?:want|like|need|wanted|'d like|have) to (?:update|discuss|go "
+    r"over|talk|touch|give|share|mention|set|emphasi[sz]e|remind|review|introduce|cover|"
+    r"provide|follow up|bring up|address|focus|stress|highlight|clarify|start|check in)\b",
     re.IGNORECASE,
 )
 
@@ -190,12 +214,17 @@ _DEICTIC_OBJECT = re.compile(
 
 # Said to hold from now on.
 _STANDING = re.compile(
-    r"\b(?:always|never|ever|evr|from now on|from here on(?: out)?|going forward|moving forward|"
-    r"in (?:the )?future|henceforth|for good|at all times|without exception|no exceptions|"
-    r"as a (?:general )?rule|by default|every single time|every time|each time|whenever|"
-    r"(?:any ?more|anymore) (?:please)?$|no matter what|as standard|house rule|"
-    r"(?:continue|keep) (?:to use|using|doing|writing|adding|putting|naming|running|"
-    r"including|following)|stick (?:to|with)|make it a habit)\b",
+    r"\b(?:from now on|from here on(?: out)?|going forward|moving forward|in (?:the )?future|"
+    r"henceforth|for good|at all times|without exception|no exceptions|as a (?:general )?rule|"
+    r"by default|every single time|(?:any ?more|anymore) (?:please)?$|no matter what|"
+    r"as standard|house rule|(?:continue|keep) (?:to use|using|doing|writing|adding|putting|"
+    r"naming|running|including|following)|make it a habit|only ever)\b|"
+    # "always"/"never" governing what to do: "always run …", "you should never …", "we always
+    # use …", "make sure to always …" (not "has always been", "we're always refining")
+    r"(?:^|\b(?:you|we|i|to|should|must|will|'ll|shall|and|please|pls|just|but|so|then|"
+    r"[a-z]+s|names?|files?|tests?|commits?)\s+)(?:always|never|evr)\s+(?!(?:been|be|was|were|"
+    r"is|are|had|has|have|did|does|do|get to|seem|felt|feel|forget|stopped)\b)[a-z]+|"
+    r"\b(?:don'?t|do not|never) ever\b|\bno\b[^.;]{1,40}\b(?:ever|evr)\b",
     re.IGNORECASE,
 )
 # Things a convention is about: kinds of artefacts, said in the plural or as a mass.
@@ -223,7 +252,8 @@ _ARTEFACT = (
     r"rollouts?|hotfix(?:es)?|tickets?|issues?|stories|tasks?)"
 )
 _QUANTIFIED = re.compile(
-    r"\b(?:all|every|each|any)\s+(?!of the\b|the\b|of (?:these|those|them)\b|that\b|this\b)"
+    r"\b(?:all|every|each|any)\s+(?!of the\b|the\b|of (?:these|those|them)\b|that\b|this\b|"
+    r"its\b|their\b|his\b|her\b|these\b|those\b|them\b)"
     r"(?:(?:of )?(?:my|our|your|the team'?s)\s+)?(?:[\w'+#.-]+\s+){0,3}?" + _ARTEFACT + r"\b|"
     r"\beverything (?:i|we|you) (?:write|touch|commit|push|ship|own|make|build|create|do)\b|"
     r"\bevery (?:language|repo|project|codebase)\b",
@@ -270,12 +300,18 @@ _CONVENTION_VERB = (
     r"spell|comment|describe|label|assign|review|require|make|keep|leave|set|stick"
 )
 _IMPERATIVE = re.compile(r"^(?:" + _CONVENTION_VERB + r")\b", re.IGNORECASE)
+# "we want to ensure that all variable names …", "I'd like all your commits signed": a wish
+# that is a rule when it is over a kind of thing
+_WANTED = re.compile(
+    r"\b(?:i|we)(?:'d| would)? (?:want|like|need|expect|require|ask)\b|\b(?:make sure|ensure)\b",
+    re.IGNORECASE,
+)
 # A choice said as a stance: "we use pnpm", "I insist on annotations", "our convention is …".
 _STANCE = re.compile(
     r"^(?:we|i|the team|our team)(?:'ve| have| all)? (?:(?:always|usually|generally|mostly|"
     r"only|now|still|normally) )?(?:use|prefer|favou?r|like|love|stick (?:to|with)|"
     r"standardi[sz]ed on|settled on|went with|go with|switched to|moved to|migrated to|"
-    r"chose|picked|rely on|insist on|require|expect|follow|want|write|name|format|lint|test|"
+    r"chose|picked|rely on|insist on|require|expect|follow|write|name|format|lint|test|"
     r"deploy|build|ship|release|tag|squash|rebase|merge|pin|host|run|keep|avoid|"
     r"don'?t (?:use|do|allow|want|like|write|commit|push|merge|need)|do not (?:use|do|allow|"
     r"want|write|commit|push|merge|need)|never \w+|no longer \w+|dropped|ditched|gave up on|"
@@ -304,7 +340,8 @@ _CHOICE = re.compile(
 # What a prohibition says not to do, when it says it in general: "dont regen lockfiles unless
 # i ask", "never push to main", "no type: ignore ever".
 _PROHIBITION = re.compile(
-    r"^(?:(?:you )?(?:don'?t|dont|do not|never|no need to|stop|quit|avoid|no more)\s+(?:ever\s+)?)"
+    r"^(?!(?:you )?(?:don'?t|do not|dont) (?:have|need) to\b)"
+    r"(?:(?:you )?(?:don'?t|dont|do not|never|no need to|stop|quit|avoid|no more)\s+(?:ever\s+)?)"
     r"(?P<rest>.+)$|^no (?:more )?(?P<ban>[\w`'\":#./-]+(?: [\w`'\":#./-]+){0,3}) "
     r"(?:in|on|for|inside|under|anywhere|ever|evr|at all|please)\b",
     re.IGNORECASE,
@@ -348,7 +385,8 @@ _TYPED_VALUE = re.compile(
     r"\b[\w-]+(?:\.[\w-]+)*\.(?:internal|local|lan|corp|com|net|org|io|dev|cloud|svc|app|ai|"
     r"co|eu|us|sh)\b|(?:\d{1,3}\.){3}\d{1,3}|"
     r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-\d+[a-z0-9-]*\b|\b[a-z]+\d+(?:-[a-z0-9]+)*\b|"
-    r"(?<![\w/])~?\.{0,2}/?[\w.-]+/[\w./-]*\w|\b[\w-]+\.(?:ya?ml|json|toml|py|ts|tsx|js|go|"
+    r"(?<![\w/])(?![A-Z]{1,4}/[A-Z]{1,4}\b)~?\.{0,2}/?[\w.-]+/[\w./-]*\w|"
+    r"\b[\w-]+\.(?:ya?ml|json|toml|py|ts|tsx|js|go|"
     r"rs|md|sh|sql|cfg|ini|env|lock|txt|csv|conf|rb|java|kt|tf|lua|proto)\b|"
     r"\bv?\d+\.\d+(?:\.\d+)*\b|\b(?:python|node|go|java|ruby|php|postgres(?:ql)?|redis|mysql|"
     r"ubuntu|debian|rust|terraform|kubernetes|k8s) \d+\b|"
@@ -362,7 +400,7 @@ _TYPED_VALUE = re.compile(
     r"\b\d{4}-\d\d-\d\d\b|"
     r"\b(?:pr|issue|ticket|bug|incident|mr|pull request|story) ?#?\d+\b|#\d{2,}\b|"
     r"\b[A-Z][A-Z0-9]+-\d+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|@[\w.-]+|"
-    r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b|'[^'\n]{1,40}'|\"[^\"\n]{1,60}\"",
+    r"\b[\w.+-]+@[\w-]+\.[\w.-]+\b|(?<!\w)'[^'\n]{1,40}'(?!\w)|\"[^\"\n]{1,60}\"",
     re.IGNORECASE,
 )
 # Someone owning or looking after a thing: "Priya owns the billing exporter".
@@ -374,7 +412,7 @@ _OWNER = re.compile(
     re.IGNORECASE,
 )
 _FACT_VERB = re.compile(
-    r"\b(?:is|are|was|were|'s|runs|run|listens|listen|lives|live|sits|sit|points|point|uses|"
+    r"\b(?:is|are|was|were|runs|run|listens|listen|lives|live|sits|sit|points|point|uses|"
     r"use|deploys|deploy|deployed|hosted|served|serves|owned|owns|maintained|maintains|belongs|"
     r"happens|happen|ships|ship|needs|need|requires|require|defaults|stores|store|writes|"
     r"reads|talks|connects|sends|publishes|backs up|rotates|expires|resets|starts|start|ends|"
@@ -487,6 +525,7 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     `instead`, it follows a retraction ("turns out X was wrong, …"): a plain present-tense
     statement there says what is true instead."""
     c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip(" ,;:-–—")
+    c = _named_back(c)
     if len(c) < 6:
         return Silent("fragment")
     if _REDACTED.search(c) and (redacted_away(c) or not c.count("[REDACTED")):
@@ -501,6 +540,8 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("chat")
     if _MALFUNCTION.search(c):
         return Silent("a problem being reported")
+    if _META.search(c):
+        return Silent("talk about what will be said")
     if _FRAMED.match(c):
         # "All tests live under tests/, mirroring the package layout: tests/invoices/…": a
         # statement and its example; "files touched: …" or "status update: …" is a label
@@ -515,7 +556,14 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     if isinstance(found, Silent):
         return found
     head = c.split(", ", 1)[0]  # a clause after a comma may point back inside the sentence
-    if _DEICTIC_SUBJECT.match(c) or _DEICTIC_OBJECT.search(head) or _PRONOUN_OBJECT.search(head):
+    if (
+        _DEICTIC_SUBJECT.match(c)
+        or _DEICTIC_NOUN.search(c)
+        or (
+            (_DEICTIC_OBJECT.search(head) or _PRONOUN_OBJECT.search(head))
+            and not _WORKING_STYLE.search(c)
+        )
+    ):
         return Silent("fragment: leans on what came before")
     if _NOW.search(c) and not (found.kind == "fact" and (found.change or found.until)):
         return Silent("for now")
@@ -526,9 +574,44 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     return found
 
 
+# "For method names, start them with 'b_'": the pronoun is the kind of name the lead names
+_NAMES_LEAD = re.compile(
+    r"^(?:(?:for|as for|regarding|when it comes to|when (?:naming|declaring|defining|writing|"
+    r"creating|adding)|with|on|about|now,? for)\s+)"
+    r"(?:(?:the|your|our|all|any)\s+)?(?P<what>(?:[\w-]+\s+){0,2}?" + _ARTEFACT + r")\s*,\s*",
+    re.IGNORECASE,
+)
+
+
+def _named_back(c: str) -> str:
+    """`c` with "them"/"it" after a lead naming a kind of thing replaced by that kind."""
+    m = _NAMES_LEAD.match(c)
+    if not m:
+        return c
+    rest = c[m.end() :]
+    what = m["what"]
+    kind = re.sub(r"\s+names?$", "", what, flags=re.IGNORECASE)
+    kind = kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
+    swapped = re.sub(r"\btheir names\b", f"{kind} names", rest, count=1, flags=re.IGNORECASE)
+    if swapped == rest:
+        swapped = re.sub(r"\b(?:them|they|it)\b", what, rest, count=1, flags=re.IGNORECASE)
+    if swapped == rest:
+        return c
+    return swapped[:1].upper() + swapped[1:]
+
+
 def _recognise(c: str, asked: bool) -> Judgement:
     if _ABOUT_ME.match(c):
         return Durable("about", "about the person")
+    from wikimem.dream.supersession import convention_slot
+
+    # A naming, decorator or import convention with its value: "start method names with
+    # 'a_'", "we're now ending attribute names with '_r'", "add the '@timer' decorator to all
+    # your classes" — a slot and its value, however the sentence is dressed
+    slot = convention_slot(c)
+    if slot is not None and (slot[1] or slot[0].startswith(("name-case", "name-contains"))):
+        if not _QUESTION.search(c) and not _HEDGE.search(c):
+            return Durable("rule", "naming convention", change=bool(_CHANGE.search(c)))
     if _DONE.match(c) and not (_CHANGE.match(c) and _CHANGED_TO.search(c)):
         return Silent("what was done")
     if _PASSING.match(c) and not _STANDING.search(c):
@@ -542,7 +625,9 @@ def _recognise(c: str, asked: bool) -> Judgement:
         return Durable("rule", "working style")
     if _HABIT.match(c) and not _DEICTIC_OBJECT.search(c):
         return Durable("rule", "habit", change=bool(_CHANGE.search(c)))
-    if _QUANTIFIED.search(c) and (_IMPERATIVE.match(c) or _OBLIGATION.search(c)):
+    if _QUANTIFIED.search(c) and (
+        _IMPERATIVE.match(c) or _OBLIGATION.search(c) or _WANTED.search(c)
+    ):
         return Durable("rule", "convention over a kind of thing")
     if _GENERIC_SUBJECT.match(c) or _GENERIC_PASSIVE.match(c):
         return Durable("rule", "convention")
@@ -604,7 +689,7 @@ def _has_verb(c: str) -> bool:
 
 # A name for something: a tool, a file, code, a product, a quoted value.
 _NAMED = re.compile(
-    r"`[^`]+`|'[^']{1,40}'|\"[^\"]{1,60}\"|\b[\w-]+\.[a-z]{1,5}\b|[\w.-]+/[\w./-]+|"
+    r"`[^`]+`|(?<!\w)'[^']{1,40}'(?!\w)|\"[^\"]{1,60}\"|\b[\w-]+\.[a-z]{1,5}\b|[\w.-]+/[\w./-]+|"
     r"(?-i:(?<!^)\b[A-Z][\w+#.-]*\b)|\b[a-z]+[0-9][\w.-]*\b|\b[a-z][\w+#.]*-[\w+#.-]+\b|"
     r"\b(?:npm|pnpm|yarn|bun|pip|poetry|uv|pdm|conda|pytest|jest|vitest|mocha|black|prettier|"
     r"ruff|mypy|pyright|eslint|biome|tabs|spaces|docker|podman|neovim|vim|emacs|helix|zed|bash|"

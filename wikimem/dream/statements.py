@@ -61,6 +61,9 @@ _CLAUSE_REQUEST = re.compile(
 )
 _LEAD_FILLER = re.compile(
     r"^(?:(?:by the way|btw|fyi|fwiw|tbh|imo|imho|ngl|oh and|oh|also|and|so|ok(?:ay)?|alright|actually|just so you know|"
+    r"now|additionally|specifically|firstly|secondly|thirdly|lastly|finally|moreover|furthermore|"
+    r"in addition|another thing|importantly|first|second|third|next|good|excellent|exactly|"
+    r"indeed|absolutely|right|understood|"
     r"heads up|quick note|one more thing|for context|for your information|hey|hi|looks good|"
     r"great|thanks|thank you|cool|nice|perfect)[,:!.]?\s+)+",
     re.IGNORECASE,
@@ -204,7 +207,7 @@ _HABIT = re.compile(
     r"^(?:(?:for|in|with|when|on) [\w' -]{2,40}?,? )?"  # "for merge conflicts I use meld"
     r"i(?:'ve| have)? (?:always |never |usually |often |only |mostly |generally |normally |now )?"
     r"(?:use|prefer|like|love|review|write|work|format|code|run|keep|take|type|block|read|"
-    r"commit|push|merge|test|deploy|name|avoid|want|switched|dropped|moved to|do|given up on|"
+    r"commit|push|merge|test|deploy|name|avoid|switched|dropped|moved to|do|given up on|"
     r"stopped using|quit using|manage|install|handle|host|track|store|sync|back up|edit|build)\b",
     re.IGNORECASE,
 )
@@ -541,6 +544,11 @@ def _scope(kind: str, sentence: str, in_project: bool, said: str = "") -> str:
         return "profile"
     if in_project and _PROJECT_ANCHOR.search(sentence):
         return "project"
+    if in_project and rule:
+        from wikimem.dream.supersession import convention_slot
+
+        if convention_slot(sentence) is not None:
+            return "project"  # how this code names and decorates things: the repository's
     if (
         _PERSONAL.search(sentence)
         or _HABIT.match(sentence)
@@ -749,7 +757,15 @@ def _clauses(sentence: str, standing: bool = False) -> list[str]:
     clauses taken apart, two verbs of one subject made two statements. `standing`: a lead
     ("from now on", "for all my PRs:") made the sentence a rule, whatever verb opens it."""
     whole = sentence
-    sentence = _CLAUSE_REQUEST.sub("", sentence).strip()
+    # a request riding on a statement is cut off it, unless it is a standing rule itself
+    # ("for method names, please start them with 'ud_'")
+    tail = _CLAUSE_REQUEST.search(sentence)
+    if tail is not None and isinstance(
+        durable.judge(sentence[: tail.start()] + ", " + tail.group(0).lstrip(",;-–— ")),
+        durable.Silent,
+    ):
+        sentence = sentence[: tail.start()]
+    sentence = sentence.strip()
     pieces = [p.strip() for p in _CLAUSE_SPLIT.split(sentence) if p.strip()]
     if not pieces:
         return []
@@ -758,6 +774,7 @@ def _clauses(sentence: str, standing: bool = False) -> list[str]:
         and not standing
         and _REQUEST.match(pieces[0])
         and not _RULE_PIECE.match(pieces[0])
+        and isinstance(durable.judge(pieces[0]), durable.Silent)
     ):
         # "add request logging to the bff, and since … the logger is zerolog, use it"
         all_pieces = [p.strip() for p in _CLAUSE_SPLIT.split(whole) if p.strip()]
@@ -765,6 +782,13 @@ def _clauses(sentence: str, standing: bool = False) -> list[str]:
     out = [pieces[0]]
     leading_condition = bool(
         re.match(r"^(?:before|after|when|whenever|if|once|every time)\b", pieces[0], re.IGNORECASE)
+        # "for method names, start them with 'b_'": a frame that names what the rest is about
+        or re.match(
+            r"^(?:(?:now|so|and|also|additionally|great|good|ok),?\s+)*(?:for|as for|regarding|"
+            r"when it comes to|when naming|with respect to|about|on)\s+[^,]{2,40}$",
+            pieces[0],
+            re.IGNORECASE,
+        )
     )
     for piece in pieces[1:]:
         low = piece.lower()
@@ -776,8 +800,10 @@ def _clauses(sentence: str, standing: bool = False) -> list[str]:
             leading_condition = False
             continue
         if (
-            _REQUEST.match(task) or durable.is_request(task) or _VERB_THAT.match(task)
-        ) and not _RULE_PIECE.match(task):
+            (_REQUEST.match(task) or durable.is_request(task) or _VERB_THAT.match(task))
+            and not _RULE_PIECE.match(task)
+            and isinstance(durable.judge(task), durable.Silent)
+        ):
             if _CONDITION.search(task) and _PRONOUN_OBJECT.search(task):
                 out[-1] = f"{out[-1]}, {piece}"  # "so ping her before changing tokens"
                 continue

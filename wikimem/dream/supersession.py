@@ -250,7 +250,8 @@ _AFFIX = re.compile(
     re.IGNORECASE,
 )
 _CONTAINS = re.compile(
-    r"\binclude\w* (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) in "
+    r"\binclude\w* (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) "
+    r"(?:in|within|inside|somewhere (?:in|within)) (?:the |their |its )?"
     r"(?:all |every |each |your )*" + _KIND + r" names?\b",
     re.IGNORECASE,
 )
