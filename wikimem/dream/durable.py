@@ -609,9 +609,13 @@ def _recognise(c: str, asked: bool) -> Judgement:
     # 'a_'", "we're now ending attribute names with '_r'", "add the '@timer' decorator to all
     # your classes" — a slot and its value, however the sentence is dressed
     slot = convention_slot(c)
-    if slot is not None and (slot[1] or slot[0].startswith(("name-case", "name-contains"))):
-        if not _QUESTION.search(c) and not _HEDGE.search(c):
-            return Durable("rule", "naming convention", change=bool(_CHANGE.search(c)))
+    if (
+        slot is not None
+        and (slot[1] or slot[0].startswith(("name-case", "name-contains")))
+        and not _QUESTION.search(c)
+        and not _HEDGE.search(c)
+    ):
+        return Durable("rule", "naming convention", change=bool(_CHANGE.search(c)))
     if _DONE.match(c) and not (_CHANGE.match(c) and _CHANGED_TO.search(c)):
         return Silent("what was done")
     if _PASSING.match(c) and not _STANDING.search(c):
