@@ -219,6 +219,7 @@ _STANDING = re.compile(
     r"by default|every single time|(?:any ?more|anymore) (?:please)?$|no matter what|"
     r"as standard|house rule|(?:continue|keep) (?:to use|using|doing|writing|adding|putting|"
     r"naming|running|including|following)|make it a habit|only ever)\b|"
+    r"\b(?:nobody|no one|never)\b[^.;]{0,60}\bever\b|,\s*ever\b|"
     # "always"/"never" governing what to do: "always run …", "you should never …", "we always
     # use …", "make sure to always …" (not "has always been", "we're always refining")
     r"(?:^|\b(?:you|we|i|to|should|must|will|'ll|shall|and|please|pls|just|but|so|then|"
@@ -348,7 +349,7 @@ _PROHIBITION = re.compile(
 )
 _CONDITION_GENERAL = re.compile(
     r"\b(?:unless (?:i|we|you are|you'?re|asked|told)|without (?:asking|checking|a review|"
-    r"approval|my ok)|(?:before (?:you|we|i|anyone) (?:commit|push|merge|deploy|release|open|"
+    r"approval|my ok)|(?:before (?:you|we|anyone) (?:commit|push|merge|deploy|release|open|"
     r"finish|ship|tag|cut|edit|change|touch|run|start)\w*|after (?:you|we|i) (?:commit|push|"
     r"merge|deploy|release|finish|change|edit)\w*|when(?:ever)? (?:you|we|i) (?:commit|push|"
     r"merge|deploy|release|add|change|edit|write|touch|open|create|bump|rename)\w*|"

@@ -85,9 +85,8 @@ def _a_bug_fixed(pitfall: Pitfall) -> bool:
     the environment: what fixed it was a command (`pip install -e .`) or a setup file."""
     from wikimem.dream.commands import one_off
 
-    kind = command_kind(pitfall.command) or ""
-    if kind and one_off(pitfall.command, kind):
-        return True
+    if one_off(pitfall.command, command_kind(pitfall.command) or "test"):
+        return True  # one test, one file, one package: a run of the moment
     if pitfall.ran or _ENVIRONMENT.search(pitfall.error):
         return False  # "No module named …", "exceeds provider max 900": how the setup bites
     return bool(pitfall.files) and not any(_SETUP_FILE.search(f) for f in pitfall.files)
@@ -201,6 +200,8 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
         pitfall.explanation = explain(said)
         out.append(pitfall)
     for base, pitfall in failing.items():
+        if _a_bug_fixed(Pitfall(pitfall.command, pitfall.error, "", [], "", [])):
+            continue
         # Never fixed in the session: worth keeping only with the agent's account of the cause
         # ("the local database has no ledger_entries table"), never with an invented fix. A
         # failing test left failing is the work in progress (a bug), not a pitfall.

@@ -505,6 +505,16 @@ def key_of(text: str) -> Key:
         after = entity_text[len(subject) :].split()[:3]
         participles = [w for w in after[1:] if w.lower().endswith("ed") and len(w) > 4]
         entity |= content_terms(" ".join(participles[:1]))
+    if attribute == "version" and value:
+        # "terraform 1.9.8", "python 3.12", "node 20": the tool before the version is what the
+        # version is of, however the rest of the sentence goes
+        tool = re.search(
+            r"\b([a-z][\w.+#-]*)(?:'s)?\s+(?:version\s+|v)?" + re.escape(value) + r"\b",
+            text,
+            re.IGNORECASE,
+        )
+        if tool and tool.group(1).lower() not in STOPWORDS | VERBS | {"to", "from", "version"}:
+            entity = {_stem(tool.group(1).lower())}
     if attribute and attribute != "number":
         entity.discard(attribute)
         entity.discard(_stem(attribute))  # "version" is stemmed "vers"
