@@ -107,7 +107,8 @@ def test_a_standing_instruction_keeps_its_value_and_a_later_one_in_its_slot_repl
     session(1, repo, "Going forward, I'd like you to end all variable names with '_wr'.")
     session(2, repo, "I want to update a previous instruction: end all variable names with '_q'.")
     given = _session_start(repo)
-    assert "'_q'" in given and "'_wr'" not in given
+    assert "'_q'" in given
+    assert given.count("'_wr'") == given.count("(was '_wr' until")  # only as what it was
 
 
 def test_an_output_that_counts_no_failure_is_a_pass(home: Path, repo: str) -> None:

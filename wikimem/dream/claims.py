@@ -45,6 +45,7 @@ from wikimem.dream.subjects import (
 )
 from wikimem.dream.supersession import (
     DIFFERENT,
+    convention_slot,
     SAME,
     UNSURE,
     _value_in,
@@ -348,7 +349,19 @@ def fold(
             text = old.text if len(old.text) >= len(claim.text) else claim.text
         elif same is None:
             rewritten = rewrite_with_value(old.text, claim.text, _change_date(claim.text, when))
-            if rewritten:
+            slots = convention_slot(claim.text), convention_slot(strip_history(old.text))
+            if (
+                slots[0] is not None
+                and slots[1] is not None
+                and slots[0][0] == slots[1][0]
+                and slots[1][1]
+                and slots[0][1] != slots[1][1]
+                and f"'{slots[1][1]}'" not in claim.text
+            ):
+                # "End all variable names with '_q' (was '_wr' until 2026-03-04)."
+                until = _change_date(claim.text, when)
+                text = f"{claim.text.rstrip('.')} (was '{slots[1][1]}' until {until})."
+            elif rewritten:
                 text = rewritten
             else:
                 a, b = key_of(claim.text), key_of(strip_history(old.text))

@@ -239,16 +239,17 @@ _KIND = (
     r"env(?:ironment)? vars?|environment variables?|types?|interfaces?|enums?|packages?)"
 )
 _AFFIX = re.compile(
-    r"\b(?P<pos>start|begin|prefix|end|finish|suffix)\w*\b[^.;]{0,40}?\b"
+    r"\b(?P<pos>start|begin|prefix|end|finish|suffix)\w*\b[^.;]{0,40}?\b(?:names? of "
+    r"(?:your |our |all |the |every |each )*)?"
     + _KIND
-    + r" names?\b|\b"
+    + r"(?: names?)?\b|\b"
     + _KIND.replace("kind>", "kind2>")
-    + r" names?\b[^.;]{0,30}?\b(?P<pos2>start|begin|end|finish)\w*\b|"
-    r"\b(?P<pos3>prefix|suffix)(?:es)? (?:for|on|of) (?:all |every |each )?(?:your )?"
-    + _KIND.replace("kind>", "kind3>")
-    + r"\b",
+    + r"(?: names?)?\b[^.;]{0,50}?\b(?P<pos2>start|begin|end|finish|prefix|suffix)\w*\b|"
+    r"\b(?P<pos3>prefix|suffix)(?:es)? (?:[^.;]{0,20} )?(?:for|on|of) (?:all |every |each )?"
+    r"(?:your |our )?" + _KIND.replace("kind>", "kind3>") + r"\b",
     re.IGNORECASE,
 )
+_POSITION = re.compile(r"\b(?:start|begin|prefix|end|finish|suffix)\w*\b", re.IGNORECASE)
 _CONTAINS = re.compile(
     r"\binclude\w* (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) "
     r"(?:in|within|inside|somewhere (?:in|within)) (?:the |their |its )?"
@@ -284,21 +285,28 @@ def convention_slot(text: str) -> tuple[str, str] | None:
     value = re.search(r"['\"`]([^'\"`]{1,40})['\"`]", text)
     v = value.group(1) if value else ""
     m = _AFFIX.search(text)
-    if m:
-        pos = (m["pos"] or m["pos2"] or m["pos3"]).lower()
+    if m and (v or re.search(r"\bnames?\b", m.group(0), re.IGNORECASE)):
+        # the position word nearest the value says which end: "start ending your variable
+        # names with '_vr'" is an end
+        near = value.start() if value else m.end()
+        words = [w.group(0).lower() for w in _POSITION.finditer(text[: max(near, m.end())])]
+        pos = words[-1] if words else (m["pos"] or m["pos2"] or m["pos3"]).lower()
         where = "start" if pos.startswith(("start", "begin", "prefix")) else "end"
         return f"name-{where}:{_kind(m)}", v
+    # What a name holds, which decorator, which import: each is one more convention beside the
+    # others ("add @count_calls to all methods" and "add @validate to all methods" both hold);
+    # only a restatement of the same one is the same slot.
     m = _CONTAINS.search(text)
     if m:
-        return f"name-contains:{m['what'].strip().lower()}:{_kind(m)}", v
+        return f"name-contains:{m['what'].strip().lower()}:{_kind(m)}:{v.lower()}", v
     m = _CASE.search(text)
     if m:
         return f"name-case:{_kind(m)}", m.group(0).split()[0].lower()
     m = _DECORATOR.search(text)
     if m:
-        return f"decorator:{_kind(m)}", v
+        return f"decorator:{_kind(m)}:{v.lower()}", v
     if _IMPORT.search(text):
-        return "import-always", v
+        return f"import-always:{v.lower()}", v
     return None
 
 
