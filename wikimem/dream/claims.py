@@ -45,10 +45,10 @@ from wikimem.dream.subjects import (
 )
 from wikimem.dream.supersession import (
     DIFFERENT,
-    convention_slot,
     SAME,
     UNSURE,
     _value_in,
+    convention_slot,
     rewrite_with_value,
     verdict,
 )
