@@ -218,12 +218,13 @@ _STANDING = re.compile(
     r"henceforth|for good|at all times|without exception|no exceptions|as a (?:general )?rule|"
     r"by default|every single time|(?:any ?more|anymore) (?:please)?$|no matter what|"
     r"as standard|house rule|(?:continue|keep) (?:to use|using|doing|writing|adding|putting|"
-    r"naming|running|including|following)|make it a habit|only ever)\b|"
+    r"naming|running|including|following)|make it a habit|(?:get|getting) into the habit|"
+    r"only ever)\b|"
     r"\b(?:nobody|no one|never)\b[^.;]{0,60}\bever\b|,\s*ever\b|"
     # "always"/"never" governing what to do: "always run …", "you should never …", "we always
     # use …", "make sure to always …" (not "has always been", "we're always refining")
     r"(?:^|\b(?:you|we|i|to|should|must|will|'ll|shall|and|please|pls|just|but|so|then|"
-    r"[a-z]+s|names?|files?|tests?|commits?)\s+)(?:always|never|evr)\s+(?!(?:been|be|was|were|"
+    r"of|[a-z]+s|names?|files?|tests?|commits?)\s+)(?:always|never|evr),?\s+(?!(?:been|be|was|were|"
     r"is|are|had|has|have|did|does|do|get to|seem|felt|feel|forget|stopped)\b)[a-z]+|"
     r"\b(?:don'?t|do not|never) ever\b|\bno\b[^.;]{1,40}\b(?:ever|evr)\b",
     re.IGNORECASE,
@@ -257,6 +258,8 @@ _QUANTIFIED = re.compile(
     r"its\b|their\b|his\b|her\b|these\b|those\b|them\b)"
     r"(?:(?:of )?(?:my|our|your|the team'?s)\s+)?(?:[\w'+#.-]+\s+){0,3}?" + _ARTEFACT + r"\b|"
     r"\beverything (?:i|we|you) (?:write|touch|commit|push|ship|own|make|build|create|do)\b|"
+    # "include assert statements in your methods": what you write, of that kind
+    r"\b(?:in|to|for|on) (?:all )?(?:of )?your (?:[\w-]+ )?" + _ARTEFACT + r"\b|"
     r"\bevery (?:language|repo|project|codebase)\b",
     re.IGNORECASE,
 )
@@ -526,7 +529,7 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     `instead`, it follows a retraction ("turns out X was wrong, …"): a plain present-tense
     statement there says what is true instead."""
     c = _POLITE.sub("", _LEAD.sub("", clause.strip())).strip(" ,;:-–—")
-    c = _named_back(c)
+    c = _named_back(_IT_MATTERS.sub("", c))
     if len(c) < 6:
         return Silent("fragment")
     if _REDACTED.search(c) and (redacted_away(c) or not c.count("[REDACTED")):
@@ -575,6 +578,12 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     return found
 
 
+# "It's important that you always import …": the weight put on a rule, not what it is about
+_IT_MATTERS = re.compile(
+    r"^(?:it'?s|it is) (?:really |very |so |also |absolutely )?(?:important|crucial|essential|"
+    r"vital|key|critical|imperative|necessary|mandatory|a must)(?: (?:that|to)\b)?\s*",
+    re.IGNORECASE,
+)
 # "For method names, start them with 'b_'": the pronoun is the kind of name the lead names
 _NAMES_LEAD = re.compile(
     r"^(?:(?:for|as for|regarding|when it comes to|when (?:naming|declaring|defining|writing|"

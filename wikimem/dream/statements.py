@@ -960,6 +960,14 @@ def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
 _CLAUSE_TASK = re.compile(r"^(?:so |and |then |just )*(?:" + _TASK_VERBS + r")\b", re.IGNORECASE)
 
 
+_NAMES_PHRASE = re.compile(
+    r"\b((?:function |method )?(?:argument|parameter|variable|function|method|attribute|class|"
+    r"constant|file|branch|test)(?:es|s)? names)\b",
+    re.IGNORECASE,
+)
+_AFFIX_THEM = re.compile(
+    r"\b((?:start|begin|prefix|end|finish|suffix)\w*)\s+(?:them|those|these)\b", re.IGNORECASE
+)
 _APPLIES_TO = re.compile(
     r"^(?:and |also )?(?:that|this|same|the same|it|these|those|all (?:of )?that|both|same deal)"
     r"(?:'s| is)?\s*(?:goes|applies|holds|counts|stands|is true|is the rule)?\s*"
@@ -983,8 +991,14 @@ def extract(
     if _QUOTED_CHAT.match(text.lstrip()):
         return out  # a pasted conversation: the digest keeps it, it is no one's claim here
     before = 0  # where the previous sentence's statements start in `out`
+    named = ""  # the last kind of name a sentence spoke of ("method names")
     for raw in sentences(text):
         found = len(out)
+        said_names = _NAMES_PHRASE.findall(raw)
+        if not said_names and named and _AFFIX_THEM.search(raw):
+            # "For method names, … Actually, end them with '_b' instead.": them = method names
+            raw = _AFFIX_THEM.sub(lambda m, kind=named: f"{m.group(1)} {kind}", raw, count=1)
+        named = said_names[-1] if said_names else named
         if (
             _APPLIES_TO.match(_LEAD_FILLER.sub("", raw).strip())
             and everywhere(raw)

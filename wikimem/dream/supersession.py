@@ -275,14 +275,18 @@ _CASE = re.compile(
 def _kind(m: re.Match[str]) -> str:
     kind = next(v for k, v in m.groupdict().items() if k.startswith("kind") and v).lower()
     kind = re.sub(r"\b(?:arg|param|parameter)s?\b", "argument", kind)
-    kind = re.sub(r"(?:es|s)$", "", kind) if not kind.endswith("ss") else kind
-    return kind.replace("classe", "class").replace("branche", "branch")
+    kind = re.sub(r"^(?:function|method) (?=argument)", "", kind)  # an argument is an argument
+    if re.search(r"(?:ss|ch|sh|x)es$", kind):
+        return kind[:-2]  # classes, branches
+    if kind.endswith("ies"):
+        return kind[:-3] + "y"
+    return kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
 
 
 def convention_slot(text: str) -> tuple[str, str] | None:
     """(the slot, its value) of a naming, decorator, import or case convention, else None."""
     text = strip_history(text)
-    value = re.search(r"['\"`]([^'\"`]{1,40})['\"`]", text)
+    value = re.search(r"(?<!\w)['\"`]([^'\"`\n]{1,40})['\"`](?!\w)", text)
     v = value.group(1) if value else ""
     m = _AFFIX.search(text)
     if m and (v or re.search(r"\bnames?\b", m.group(0), re.IGNORECASE)):
