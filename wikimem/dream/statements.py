@@ -997,7 +997,7 @@ def extract(
         said_names = _NAMES_PHRASE.findall(raw)
         if not said_names and named and _AFFIX_THEM.search(raw):
             # "For method names, … Actually, end them with '_b' instead.": them = method names
-            raw = _AFFIX_THEM.sub(lambda m, kind=named: f"{m.group(1)} {kind}", raw, count=1)
+            raw = _AFFIX_THEM.sub(rf"\g<1> {_escape_repl(named)}", raw, count=1)
         named = said_names[-1] if said_names else named
         if (
             _APPLIES_TO.match(_LEAD_FILLER.sub("", raw).strip())
@@ -1024,6 +1024,11 @@ def extract(
     # A statement that only said what a retraction replaces stays; the retraction's own words
     # are not a claim.
     return out
+
+
+def _escape_repl(text: str) -> str:
+    """`text` as a literal in a re.sub replacement."""
+    return text.replace("\\", "\\\\")
 
 
 def _read_sentence(
