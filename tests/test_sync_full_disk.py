@@ -22,7 +22,9 @@ from wikimem.sync import git as sync_git
 from wikimem.sync.git import GitFailed, SyncError
 from wikimem.sync.procedure import JOURNAL, sync
 
-NOTES = 40
+# more objects than git's unpack limit (100): the fetch keeps them as one small pack, while the
+# checkout needs a block per note
+NOTES = 120
 
 
 def teammate_adds_notes(tmp_path: Path, url: str) -> None:
@@ -30,7 +32,7 @@ def teammate_adds_notes(tmp_path: Path, url: str) -> None:
     sync(b, remote=url)
     for i in range(NOTES):
         body = f"- fact {i}: {'the staging host is stage.internal ' * 60}\n"
-        write(b, f"projects/acme/n{i:02d}.md", note_text(f"n{i}", body))
+        write(b, f"projects/acme/n{i:03d}.md", note_text(f"n{i}", body))
     sync(b)
 
 
@@ -76,7 +78,7 @@ def test_a_checkout_the_disk_cuts_short_is_rolled_back(
             real(self, *args, env={"GIT_INDEX_FILE": spare})
         finally:
             os.unlink(spare)
-        raise GitFailed(args, 128, "error: unable to write file projects/acme/n39.md\n")
+        raise GitFailed(args, 128, "error: unable to write file projects/acme/n119.md\n")
 
     monkeypatch.setattr(sync_git.Git, "run", full_disk)
     with pytest.raises(SyncError) as failed:
@@ -94,8 +96,8 @@ def test_a_real_full_disk_during_a_sync_leaves_memory_as_it_was(tmp_path: Path) 
     disk = tmp_path / "disk"
     with tmpfs(disk, "4m"):
         a, head = setup(tmp_path, disk)
-        # room for the fetch, not for 40 notes checked out
-        filler = fill(disk, 200_000)
+        # room for the fetch and the sync's own bookkeeping, not for the notes checked out
+        filler = fill(disk, 250_000)
         full = subprocess.run(
             [sys.executable, "-m", "wikimem", "sync", "--home", a.root],
             capture_output=True,
