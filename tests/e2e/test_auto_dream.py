@@ -39,7 +39,8 @@ def test_auto_dream_after_a_real_session(
     )
     elapsed = time.monotonic() - start
     assert run["ok"], run["stderr"][-2000:]
-    notes = isolated_home / "memory" / "projects" / "acme-api" / "facts.md"
+    # where the project keeps its flags is how its code is laid out: a convention of acme-api
+    notes = isolated_home / "memory" / "projects" / "acme-api" / "conventions.md"
     for _ in range(300):  # the detached dream finishes on its own
         if notes.exists() and (isolated_home / "state" / "dream.log").exists():
             break

@@ -91,7 +91,8 @@ _HEDGE = re.compile(
     r"seems?|seemed|looks like|look like|might|may be|could be|could've|must be|"
     r"i (?:think|guess|suspect|believe|assume|reckon|bet|feel like|imagine)|my (?:guess|hunch|"
     r"theory|bet)|not (?:sure|certain)|no idea|hopefully|kinda|sort of|i wonder|in theory|"
-    r"supposedly|if i recall|iirc|afaik|afaict|unless i'?m wrong|hypothes\w+)\b",
+    r"supposedly|if i recall|iirc|afaik|afaict|unless i'?m wrong|hypothes\w+|"
+    r"(?:i'?m|we'?re|i was|we were) (?:just )?thinking|(?:i|we) (?:were|was) thinking)\b",
     re.IGNORECASE,
 )
 # Someone else's words, reported: "the README says always run …", "according to the docs".
@@ -111,7 +112,10 @@ _CHAT = re.compile(
     r"tired|exhausted|weekend|vacation|holiday|lunch|coffee|how are you|good morning|"
     r"good night|have a good|nice to meet|pleasure|fantastic|excellent|impressive|"
     r"(?:i'?m|i am) (?:confident|sure|glad|happy|excited|thrilled|proud)|enthusias\w+|"
-    r"dedication|mentor\w*|mentee|team player|growth|journey)\b",
+    r"dedication|mentor\w*|mentee|team player|growth|journey|"
+    r"(?:love|like) (?:your thinking|how you think|the way you'?re thinking|(?:the|that|your) "
+    r"(?:[\w-]+ )?(?:idea|approach|way of thinking))|"
+    r"(?:i|we) (?:can|could|would) recommend)\b",
     re.IGNORECASE,
 )
 # Pleasantries that stay chat even with an "always" in them ("my door is always open").
@@ -120,7 +124,66 @@ _PLEASANTRY = re.compile(
     r"happy to help|any questions|keep up the good work|welcome aboard|you'?re welcome|"
     r"anytime|good luck|proud of you|well done|(?:don'?t|do not) (?:be )?(?:afraid|shy|"
     r"scared|worried|worry|hesitate)|feel comfortable|(?:don'?t|do not) forget (?:about|to "
-    r"(?:reach|ask|enjoy|take care))|your (?:growth|strengths?|attention to detail))\b",
+    r"(?:reach|ask|enjoy|take care))|your (?:growth|strengths?|attention to detail)|"
+    r"(?:always )?(?:happy|glad) to (?:help|mentor|assist|support|chat|guide)|"
+    r"(?:i'?m|i am) (?:always )?(?:available|around|here)\b(?! on\b))\b",
+    re.IGNORECASE,
+)
+# Opinions, aims and encouragement: nobody's claim about this work, however often "always"
+# comes with them ("consistency and clarity are key", "investing in skills is always a good
+# idea", "our primary concern is always security", "always strive for excellence").
+_OPINION = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:just as |also |always |really |so |very |absolutely |truly |"
+    r"equally |more |most |not just |all )?(?:key|crucial|vital|essential|paramount|critical|"
+    r"fundamental|invaluable|everything|a must|a two-way street|important(?! to (?:us|me) that)|"
+    r"an? (?:iterative|ongoing|continuous|collaborative) (?:process|effort|journey)|"
+    r"the (?:key|recipe|secret|foundation|cornerstone|heart|backbone|essence)|"
+    r"(?:always |usually |often )?an? (?:good|great|smart|wise|excellent|valuable|useful|"
+    r"powerful|fantastic) (?:idea|thing|practice|habit|way|approach|tool|skill|example))\b|"
+    r"\b(?:will|can|would|should) (?:really )?(?:benefit|serve|help) you(?: well)?\b[^.;]*\b(?:"
+    r"career|long run|future|growth|well)\b|\bpays? off\b|\bfor good reason\b|"
+    r"\bhave become (?:quite |very |increasingly |really )?popular\b|\bthe beauty of\b|"
+    r"\bthat'?s (?:how|what|why|where) [\w ]{0,30}(?:happens|matters|counts|works|for)\b|"
+    r"\brequires? (?:ongoing|constant|continuous) effort\b|\bbetter than perfect\b|"
+    r"^(?:our|the|my|your) (?:primary |main |core |ultimate |biggest |top |overall |first )?"
+    r"(?:concern|goal|aim|priority|focus|mission|vision|values?|philosophy|motto|culture|"
+    r"objective|purpose) (?:is|are)\b|"
+    r"^(?:always |never |don'?t |do not )?(?:learning|strive (?:for|to)|aim for excellence|stop learning|"
+    r"keep learning|keep growing|keep pushing|underestimate (?:yourself|your)|"
+    r"doubt yourself|believe in yourself|take (?:pride|ownership) in|be proud of|"
+    r"stay (?:curious|positive|humble|motivated|hungry)|enjoy (?:the|your)|have fun)\b|"
+    r"\bkeep (?:the|that|this|it|these|those) (?:[\w-]+ ){0,3}in mind\b|"
+    r"^the (?:key|trick|secret|idea|point|first step) (?:here )?is\b|"
+    r"\bnot (?:just|only) [^.;]{1,80}\b(?:but|(?:you|we)'?(?:re| are) also)\b",
+    re.IGNORECASE,
+)
+# "I want you to …", "I'd like you to …": who wants it, before what is wanted
+_WANTED_LEAD = re.compile(
+    r"^(?:i|we) (?:really |also |just )?(?:want|need|'d like|would like|expect) (?:you|everyone) "
+    r"to (?:always |really |also |just )?",
+    re.IGNORECASE,
+)
+
+
+def _main_clause(c: str) -> str:
+    """`c` before a clause that gives a reason ("…; it's essential for performance")."""
+    return re.split(r";|,\s*(?:it|that|this|which)(?:'s| is| will)\b|\s[—–]\s", c, maxsplit=1)[0]
+
+
+# A rule announced, not said: "I want you to update your variable naming convention", "I want
+# you to follow a specific naming convention for …" (the rule is the next sentence), "try
+# something different"; and an example of one: "if you have a method that …, you'd name it …".
+_ANNOUNCED = re.compile(
+    r"\b(?:a|one) (?:specific|particular|certain|new|few|couple of|slight|small|different|"
+    r"specific set of) (?:naming )?(?:conventions?|standards?|guidelines?|rules?|practices?|"
+    r"changes?|styles?|formats?|approach|updates?|tweaks?)\b|"
+    r"\bupdate (?:your|our|the) (?:[\w-]+ )?(?:naming conventions?|coding style|style|"
+    r"conventions?|approach|practices?)\b|\btry something (?:different|new)\b|"
+    r"\byou'?d (?:name|call|write) (?:it|them|this)\b|^(?:for example|for instance|e\.g\.)\b|"
+    r"^(?:another|one more|the next|a further) (?:change|thing|update|rule|convention)\b|"
+    r"\b(?:two|three|four|a few|a couple of) (?:key |specific |important |new |"
+    r"more )?(?:coding )?(?:aspects|things|points|instructions|guidelines|conventions|rules|"
+    r"changes|practices)\b",
     re.IGNORECASE,
 )
 # The person's passing state, or what they are doing now.
@@ -206,7 +269,9 @@ _DEICTIC_NOUN = re.compile(
 _META = re.compile(
     r"\b(?:i|we)(?:'d| would)? (?:want|like|need|wanted|'d like|have) to (?:update|discuss|go "
     r"over|talk|touch|give|share|mention|set|emphasi[sz]e|remind|review|introduce|cover|"
-    r"provide|follow up|bring up|address|focus|stress|highlight|clarify|start|check in)\b",
+    r"provide|follow up|bring up|address|focus|stress|highlight|clarify|start|check in)\b|"
+    r"\blet'?s (?:shift|switch|change) gears\b|\blet'?s (?:now )?(?:move on|talk|discuss|go over|"
+    r"dive|turn|focus|circle back|touch)\b",
     re.IGNORECASE,
 )
 
@@ -544,6 +609,10 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("chat")
     if _MALFUNCTION.search(c):
         return Silent("a problem being reported")
+    if _OPINION.search(_WANTED_LEAD.sub("", _main_clause(c))):
+        return Silent("an opinion or an aim, not a claim")
+    if _ANNOUNCED.search(c) and not re.search(r"'[^']+'|\"[^\"]+\"|`[^`]+`", c):
+        return Silent("a rule announced or shown, not said")
     if _META.search(c):
         return Silent("talk about what will be said")
     if _FRAMED.match(c):
@@ -751,6 +820,18 @@ def _general(rest: str) -> bool:
     if re.match(r"^\w+ (?:the|that|this|my|your|his|her) ", rest, re.I) and not _NAMED.search(rest):
         return False
     return len(words) >= 2
+
+
+def judge_remembered(clause: str, *, asked: bool = True, instead: bool = False) -> Judgement:
+    """`judge` for what a session said after "remember" or "note that": kept as asked only
+    when it names something (a tool, a file, a value); "remember, clarity is key" is not a
+    claim however it is introduced."""
+    said = judge(clause, instead=instead)
+    if isinstance(said, Durable) or not asked or not _names_something(clause):
+        return said
+    if said.reason not in ("not a shape that is surely durable", "a request for now"):
+        return said
+    return judge(clause, asked=True, instead=instead)
 
 
 def is_request(clause: str) -> bool:

@@ -78,7 +78,7 @@ _LABEL_LEAD = re.compile(
     re.IGNORECASE,
 )
 _EXPLICIT = re.compile(
-    r"^(?:please\s+)?(?:remember|note|keep in mind|don'?t forget|for future reference|"
+    r"^(?:please\s+)?(?:(?:always\s+)?remember|note|keep in mind|don'?t forget|for future reference|"
     r"for the record|make a note|take note|memori[sz]e)(?:\s+(?:that|this))?[,:]?\s+"
     r"(?!to\b|what\b|how\b|when\b|where\b|why\b|if\b|whether\b|which\b)(?P<rest>.+)$",
     re.IGNORECASE,
@@ -1094,6 +1094,9 @@ def _read_sentence(
     m = _EXPLICIT.match(sentence)
     if m:
         sentence, explicit = m["rest"].strip(), True
+    # "remember, consistency and clarity are key" in a session is said, not asked: only what
+    # names something is kept on the strength of "remember" (`durable.judge_remembered`)
+    judge = durable.judge if asked or not explicit else durable.judge_remembered
     normative_lead = bool(_NORMATIVE_LEAD.match(sentence))
     bare_lead = _NORMATIVE_LEAD.sub("", sentence)
     scoped = _SCOPE_LEAD.match(bare_lead) or _RULE_LEAD.match(bare_lead)
@@ -1111,7 +1114,7 @@ def _read_sentence(
             )
     standing = normative_lead or scoped_lead
     for part in _clauses(sentence, standing):
-        judged = durable.judge(
+        judged = judge(
             dates.resolve(("from now on, " if standing else "") + part, said_on),
             asked=explicit,
             instead=replacing,
