@@ -35,18 +35,52 @@ def compact_provenance(line: str) -> str:
 
 
 def superseded_values(bodies: Sequence[str]) -> set[str]:
-    """Values the claims say were replaced ("(was 9102 until 2026-11-30)"), lower-cased."""
+    """Values the claims say were replaced, lower-cased: "(was 9102 until 2026-11-30)", and a
+    quoted value ('fn_', '@timer') of a claim replaced or retracted earlier (the hidden
+    `<!-- wikimem:was … -->` lines), so a digest's "I'll start my function names with 'fn_'"
+    from three changes ago is not given as if it held. A value a living claim still says is
+    current is none of them."""
     out: set[str] = set()
+    current: set[str] = set()
     for body in bodies:
-        i = body.find("(was ")
-        while i != -1:
-            j = body.find(" until ", i)
-            k = body.find(")", i)
-            if j != -1 and k != -1 and j < k and j - i < 120:
-                value = body[i + 5 : j].strip().strip('"').lower()
-                if value:
-                    out.add(value)
-            i = body.find("(was ", i + 5)
+        for line in body.split("\n"):
+            if line.startswith(PAST_PREFIX):
+                out |= quoted(line[len(PAST_PREFIX) :])
+                continue
+            i = line.find("(was ")
+            while i != -1:
+                j = line.find(" until ", i)
+                k = line.find(")", i)
+                if j != -1 and k != -1 and j < k and j - i < 120:
+                    value = line[i + 5 : j].strip().strip("\"'").lower()
+                    if value:
+                        out.add(value)
+                    line = line[:i] + line[k + 1 :]
+                    i = line.find("(was ", i)
+                else:
+                    i = line.find("(was ", i + 5)
+            current |= quoted(line)
+    return out - current
+
+
+def quoted(text: str) -> set[str]:
+    """The single-quoted values in `text` ('fn_', '@timer'), lower-cased; an apostrophe inside
+    a word ("I'll") opens nothing."""
+    out: set[str] = set()
+    i = text.find("'")
+    while i != -1:
+        if i > 0 and text[i - 1].isalnum():
+            i = text.find("'", i + 1)
+            continue
+        j = text.find("'", i + 1)
+        while j != -1 and j + 1 < len(text) and text[j + 1].isalnum():
+            j = text.find("'", j + 1)
+        if j == -1:
+            break
+        value = text[i + 1 : j]
+        if 0 < len(value) <= 40 and " " not in value:
+            out.add(value.lower())
+        i = text.find("'", j + 1)
     return out
 
 
