@@ -171,3 +171,45 @@ def test_a_cross_cutting_phrase_makes_a_rule_the_persons_and_its_change_replaces
     given = _session_start(web)
     assert "tabs for everything i touch" in given.lower()
     assert "4 spaces" not in given
+
+
+def test_a_mentors_advice_stays_in_the_digest_and_the_rule_beside_it_is_kept(
+    home: Path, repo: str
+) -> None:
+    session(
+        1,
+        repo,
+        "Remember, consistency and clarity are key. Always strive for excellence.",
+        "Investing in your skills is always a good idea; our primary concern is always quality.",
+        "I want you to follow a specific naming convention for your methods. Start all method"
+        " names with 'md_'.",
+        "Remember that the staging database listens on port 5433.",
+    )
+    kept = living(home)
+    assert "'md_'" in kept and "5433" in kept
+    for advice in ("clarity are key", "strive for excellence", "good idea", "primary concern"):
+        assert advice not in kept
+    assert "specific naming convention" not in kept
+    digest = "\n".join(p.read_text() for p in Path(home, "memory").rglob("sessions/*.md"))
+    assert "strive for excellence" in digest  # said, dated, found by search
+
+
+def test_a_value_replaced_two_changes_ago_is_not_given_from_an_old_digest(
+    home: Path, repo: str
+) -> None:
+    said = [
+        ("From now on, start all function names with 'fn_'.", "Understood, 'fn_' it is."),
+        ("I want to update that: start all function names with 'x_' instead.", "Sure, 'x_'."),
+        ("Change of plan: start all function names with 'c_' from now on.", "Will do: 'c_'."),
+    ]
+    for n, (prompt, answer) in enumerate(said, 1):
+        turns = [{"prompt": prompt, "steps": [], "answer": answer}]
+        replay("claude", claude_session(SID.format(n), repo, turns))
+        assert wikimem("dream").returncode == 0
+    given = wikimem(
+        "inject", "prompt", "--cwd", repo, "--prompt", "which prefix for function names, fn_?"
+    ).stdout
+    given += _session_start(repo)
+    assert "'c_'" in given
+    assert "'fn_'" not in given
+    assert given.count("'x_'") == given.count("(was 'x_' until")
