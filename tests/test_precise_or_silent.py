@@ -213,3 +213,15 @@ def test_a_value_replaced_two_changes_ago_is_not_given_from_an_old_digest(
     assert "'c_'" in given
     assert "'fn_'" not in given
     assert given.count("'x_'") == given.count("(was 'x_' until")
+
+
+def test_two_naming_rules_said_together_are_changed_one_at_a_time(home: Path, repo: str) -> None:
+    session(
+        1,
+        repo,
+        "Going forward, I'd like you to start method names with 'o_' and end them with '_ud'.",
+    )
+    session(2, repo, "I want to update a previous instruction: start all method names with 'md_'.")
+    given = _session_start(repo)
+    assert "'md_'" in given and "'_ud'" in given  # the end rule was not changed: it stands
+    assert given.count("'o_'") == given.count("(was 'o_' until")  # only as what it was

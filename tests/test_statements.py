@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from wikimem.dream.statements import extract, sentences
+from wikimem.dream.supersession import convention_slot
 
 MONDAY_AFTER = date(2026, 12, 1)  # a Tuesday
 
@@ -191,3 +192,65 @@ def test_abbreviations_do_not_end_a_sentence_in_any_case() -> None:
         "The answer is no.",
         "the db port is 5433.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "rules"),
+    [
+        (
+            "Going forward, I'd like you to start method names with 'o_' and end them with '_ud'.",
+            ["I'd like you to start method names with 'o_'.", "End method names with '_ud'."],
+        ),
+        (
+            "End all variable names with '_wr' and all function names with '_gn'.",
+            ["End all variable names with '_wr'.", "End all function names with '_gn'."],
+        ),
+        (
+            "Ensure that all attribute names start with 's_' and end with '_at'.",
+            ["Ensure that all attribute names start with 's_'.", "Attribute names end with '_at'."],
+        ),
+        (
+            "Use CamelCase for all class names and include a single digit in your method names.",
+            ["Use CamelCase for all class names.", "Include a single digit in your method names."],
+        ),
+        # one slot: nothing to take apart
+        ("Start the server and end the session before you leave.", []),
+    ],
+)
+def test_two_naming_rules_in_one_breath_are_two_rules(said: str, rules: list[str]) -> None:
+    assert [s.text for s in extract(said)] == rules
+
+
+@pytest.mark.parametrize(
+    ("said", "slot"),
+    [
+        (
+            "For class names, always use snake_case; it reads well.",
+            ("name-case:class", "snake_case"),
+        ),
+        ("When naming your classes, please use CamelCase.", ("name-case:class", "camelcase")),
+        ("Use all uppercase for class names.", ("name-case:class", "all uppercase")),
+        (
+            "By appending '_e' to function argument names, we mark inputs.",
+            ("name-end:argument", "_e"),
+        ),
+        ("Always prepend 'x_' to variable names.", ("name-start:variable", "x_")),
+        (
+            "When naming variables, always include a single digit.",
+            ("name-contains:digit:variable:", ""),
+        ),
+        (
+            "I'd like you to start using a single digit in your class names.",
+            ("name-contains:digit:class:", ""),
+        ),
+        (
+            "Start incorporating one digit into your method names.",
+            ("name-contains:digit:method:", ""),
+        ),
+        ("When writing tests, use pytest.", None),
+    ],
+)
+def test_a_naming_rule_is_read_in_its_other_phrasings(
+    said: str, slot: tuple[str, str] | None
+) -> None:
+    assert convention_slot(said) == slot

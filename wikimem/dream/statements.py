@@ -841,8 +841,61 @@ def _clauses(sentence: str, standing: bool = False) -> list[str]:
             subject = m["subject"]
             split += [f"{subject} {m['first']}", f"{subject} {m['second']}"]
         else:
-            split.append(clause)
+            split += _split_affixes(clause)
     return split
+
+
+_NAMES_WORDS = (
+    r"(?:function |method )?(?:argument|parameter|variable|function|method|attribute|class|"
+    r"constant|file|branch|test)(?:es|s)? names"
+)
+# "… start method names with 'o_' and end them with '_ud'": where a second naming rule begins
+_SECOND_AFFIX = re.compile(
+    r"[,\s]+(?:and|but)[,\s]+(?:(?:always|also|still|please|then|to|make sure(?: to)?|be sure to|"
+    r"from now on|going forward)[,\s]+)*(?=(?:start|begin|end|finish|prefix|suffix|prepend|append|"
+    r"include|use|add|import|decorate|annotate)\w*\b|(?P<shared>(?:(?:all|every|each|your|the|"
+    r"for)\s+)*" + _NAMES_WORDS + r"\s+with\s+['\"`]))",
+    re.IGNORECASE,
+)
+
+
+_QUOTED_VALUE = re.compile(r"(?<!\w)['\"`][^'\"`\n]{1,40}['\"`](?!\w)")
+
+
+def _split_affixes(clause: str) -> list[str]:
+    """Two naming rules said in one breath, as two statements: each its own slot, so that a
+    later change of one replaces that one and leaves the other standing. The second is given
+    the kind of name the first spoke of when it says "them" or names none ("all attribute names
+    start with 's_' and end with '_at'")."""
+    from wikimem.dream.supersession import convention_slot
+
+    quoted = [q.span() for q in _QUOTED_VALUE.finditer(clause)]
+    for m in _SECOND_AFFIX.finditer(clause):
+        if any(a < m.start() < b for a, b in quoted):
+            continue  # inside a quoted value
+        first, second = clause[: m.start()].rstrip(" ,"), clause[m.end() :]
+        kinds = _NAMES_PHRASE.findall(first)
+        values = _QUOTED_VALUE.findall(first)
+        if m["shared"]:
+            # "end all variable names with '_wr' and all function names with '_gn'": the
+            # second says its kind and value, and shares the first's verb
+            kind, value = _NAMES_PHRASE.search(second), _QUOTED_VALUE.search(second)
+            if len(kinds) != 1 or len(values) != 1 or kind is None or value is None:
+                continue
+            second = first.replace(kinds[0], kind.group(1), 1).replace(values[0], value.group(0))
+        elif _AFFIX_THEM.search(second):
+            if not kinds:
+                continue
+            second = _AFFIX_THEM.sub(rf"\g<1> {_escape_repl(kinds[-1])}", second, count=1)
+        elif not _NAMES_PHRASE.search(second):
+            if not kinds:
+                continue
+            second = f"{kinds[-1]} {second}"  # "end with '_at'": the names the first spoke of
+        slots = convention_slot(first), convention_slot(second)
+        if slots[0] is None or slots[1] is None or slots[0][0] == slots[1][0]:
+            continue
+        return [first, second[0].upper() + second[1:]]
+    return [clause]
 
 
 # Retraction by structure, not by stock phrase: a word that something stopped being true (or a
@@ -960,11 +1013,7 @@ def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
 _CLAUSE_TASK = re.compile(r"^(?:so |and |then |just )*(?:" + _TASK_VERBS + r")\b", re.IGNORECASE)
 
 
-_NAMES_PHRASE = re.compile(
-    r"\b((?:function |method )?(?:argument|parameter|variable|function|method|attribute|class|"
-    r"constant|file|branch|test)(?:es|s)? names)\b",
-    re.IGNORECASE,
-)
+_NAMES_PHRASE = re.compile(r"\b(" + _NAMES_WORDS + r")\b", re.IGNORECASE)
 _AFFIX_THEM = re.compile(
     r"\b((?:start|begin|prefix|end|finish|suffix)\w*)\s+(?:them|those|these)\b", re.IGNORECASE
 )

@@ -238,22 +238,43 @@ _KIND = (
     r"branch(?:es)?|tests?|test files?|tables?|columns?|fields?|components?|hooks?|"
     r"env(?:ironment)? vars?|environment variables?|types?|interfaces?|enums?|packages?)"
 )
+# "start using a digit in variable names", "begin incorporating …": to start doing, not where
+_NOT_A_POSITION = (
+    r"(?!\s+(?:to\s+)?(?:us(?:e|ing)|incorporat\w*|includ\w*|add(?:ing)?|putting|put|doing|do|"
+    r"follow\w*|writ\w*|apply\w*)\b)"
+)
 _AFFIX = re.compile(
-    r"\b(?P<pos>start|begin|prefix|end|finish|suffix)\w*\b[^.;]{0,40}?\b(?:names? of "
+    r"\b(?P<pos>start|begin|prefix|prepend|end|finish|suffix|append)\w*\b"
+    + _NOT_A_POSITION
+    + r"[^.;]{0,40}?\b(?:names? of "
     r"(?:your |our |all |the |every |each )*)?"
     + _KIND
     + r"(?: names?)?\b|\b"
     + _KIND.replace("kind>", "kind2>")
-    + r"(?: names?)?\b[^.;]{0,50}?\b(?P<pos2>start|begin|end|finish|prefix|suffix)\w*\b|"
+    + r"(?: names?)?\b[^.;]{0,50}?\b(?P<pos2>start|begin|end|finish|prefix|suffix|prepend|append)"
+    r"\w*\b|"
     r"\b(?P<pos3>prefix|suffix)(?:es)? (?:[^.;]{0,20} )?(?:for|on|of) (?:all |every |each )?"
     r"(?:your |our )?" + _KIND.replace("kind>", "kind3>") + r"\b",
     re.IGNORECASE,
 )
-_POSITION = re.compile(r"\b(?:start|begin|prefix|end|finish|suffix)\w*\b", re.IGNORECASE)
+_POSITION = re.compile(
+    r"\b(?:start|begin|prefix|prepend|end|finish|suffix|append)\w*\b", re.IGNORECASE
+)
+_HOLD_VERB = r"(?:includ|incorporat|us|add|put|hav)\w*"
 _CONTAINS = re.compile(
-    r"\binclude\w* (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) "
-    r"(?:in|within|inside|somewhere (?:in|within)) (?:the |their |its )?"
-    r"(?:all |every |each |your )*" + _KIND + r" names?\b",
+    r"\b"
+    + _HOLD_VERB
+    + r" (?:a |the |one |an? single )?(?P<what>digit|number|string|[\w' ]{1,20}?) "
+    r"(?:in|into|within|inside|somewhere (?:in|within)) (?:the |their |its )?"
+    r"(?:all |every |each |your |our )*" + _KIND + r" names?\b|"
+    # "when naming variables, always include a single digit"
+    r"\b(?:when|while) (?:you(?:'re| are) )?(?:(?:naming|name) (?:all |every |each |your |our |the )*"
+    + _KIND.replace("kind>", "kind2>")
+    + r"|(?:writing|creating|coming up with) (?:all |every |each |your |our |the )*"
+    + _KIND.replace("kind>", "kind3>")
+    + r" names?)\b[^.;]{0,40}?\b"
+    + _HOLD_VERB
+    + r" (?:a |the |one |an? single )?(?P<what2>digit|number|[\w']+(?: [\w']+)?)\s*(?:[.;!]|$)",
     re.IGNORECASE,
 )
 _DECORATOR = re.compile(
@@ -264,10 +285,22 @@ _DECORATOR = re.compile(
     re.IGNORECASE,
 )
 _IMPORT = re.compile(r"\b(?:always )?import (?:the )?['\"`]?[\w.]+['\"`]? module\b", re.I)
+_CASES = (
+    r"(?P<case>snake_case|snake case|camelcase|camel case|pascalcase|pascal case|kebab-case|"
+    r"kebab case|upper ?case|all uppercase|lower ?case|screaming_snake_case)"
+)
 _CASE = re.compile(
-    r"\b(?:snake_case|snake case|camelcase|camel case|pascalcase|pascal case|kebab-case|"
-    r"kebab case|upper ?case|all uppercase|lower ?case|screaming_snake_case)\b[^.;]{0,30}?\b"
-    r"(?:for|in) (?:all |every |each |your )*" + _KIND + r" names?\b",
+    r"\b"
+    + _CASES
+    + r"\b[^.;]{0,30}?\b(?:for|in) (?:all |every |each |your )*"
+    + _KIND
+    + r" names?\b|"
+    # "for class names, always use snake_case", "when naming your classes, please use CamelCase"
+    r"\b(?:for|when naming) (?:all |every |each |your |the )*"
+    + _KIND.replace("kind>", "kind2>")
+    + r"(?: names?)?\b[^.;]{0,30}?\b"
+    + _CASES.replace("case>", "case2>")
+    + r"\b",
     re.IGNORECASE,
 )
 
@@ -295,17 +328,20 @@ def convention_slot(text: str) -> tuple[str, str] | None:
         near = value.start() if value else m.end()
         words = [w.group(0).lower() for w in _POSITION.finditer(text[: max(near, m.end())])]
         pos = words[-1] if words else (m["pos"] or m["pos2"] or m["pos3"]).lower()
-        where = "start" if pos.startswith(("start", "begin", "prefix")) else "end"
+        where = "start" if pos.startswith(("start", "begin", "prefix", "prepend")) else "end"
         return f"name-{where}:{_kind(m)}", v
+    m = _CASE.search(text)
+    if m:
+        return f"name-case:{_kind(m)}", (m["case"] or m["case2"]).lower()
     # What a name holds, which decorator, which import: each is one more convention beside the
     # others ("add @count_calls to all methods" and "add @validate to all methods" both hold);
     # only a restatement of the same one is the same slot.
     m = _CONTAINS.search(text)
     if m:
-        return f"name-contains:{m['what'].strip().lower()}:{_kind(m)}:{v.lower()}", v
-    m = _CASE.search(text)
-    if m:
-        return f"name-case:{_kind(m)}", m.group(0).split()[0].lower()
+        # "a single digit", "one digit" and "a digit" are one rule
+        what = re.sub(r"^(?:a|an|one|single)\s+", "", (m["what"] or m["what2"]).strip().lower())
+        what = re.sub(r"^(?:a|an|one|single)\s+", "", what)
+        return f"name-contains:{what}:{_kind(m)}:{v.lower()}", v
     m = _DECORATOR.search(text)
     if m:
         return f"decorator:{_kind(m)}:{v.lower()}", v
