@@ -9,6 +9,7 @@ the offline backend so both read the events the same way.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -94,15 +95,20 @@ def shell_outcome(record: dict[str, Any]) -> str:
     if record.get("event") != "PostToolUse":
         return "unknown"
     output = record.get("output")
-    if isinstance(output, str):
-        m = _EXIT_CODE.search(output)
-        if m:
-            return "ok" if m.group(1) == "0" else "failed"
-        counted = _counted_failures(output)
-        if counted is not None:
-            return "failed" if counted else "ok"
-        if _FAILURE_HINT.search(output):
-            return "failed"
+    return _outcome_of_output(output) if isinstance(output, str) else "ok"
+
+
+@functools.lru_cache(maxsize=1024)  # the digest, the pitfalls and the commands each ask it
+def _outcome_of_output(output: str) -> str:
+    """ "ok" or "failed" as a tool's output says it (its exit code, its own counts, a hint)."""
+    m = _EXIT_CODE.search(output)
+    if m:
+        return "ok" if m.group(1) == "0" else "failed"
+    counted = _counted_failures(output)
+    if counted is not None:
+        return "failed" if counted else "ok"
+    if _FAILURE_HINT.search(output):
+        return "failed"
     return "ok"
 
 

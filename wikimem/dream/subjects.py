@@ -266,6 +266,11 @@ _BEFORE_A_DATE = frozenset(
 def content_terms(text: str, numbers: bool = False) -> set[str]:
     """Content words, lower-cased, without stop words or verbs; light stemming. With
     `numbers`, bare numbers count too (in a name: "service number 3")."""
+    return set(_content_terms(text, numbers))
+
+
+@functools.lru_cache(maxsize=16384)  # supersession asks it of each claim of a note per claim
+def _content_terms(text: str, numbers: bool) -> frozenset[str]:
     out = set()
     tokens = [raw.strip("./-:@") for raw in _TOKEN.findall(text.lower())]
     for i, w in enumerate(tokens):
@@ -282,7 +287,7 @@ def content_terms(text: str, numbers: bool = False) -> set[str]:
         if _ISO_DATE.fullmatch(w):
             continue
         out.add(_stem(w))
-    return out
+    return frozenset(out)
 
 
 def _dated(tokens: list[str], i: int) -> bool:

@@ -14,6 +14,7 @@ into the old statement with its value changed and "was OLD until DATE".
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import Enum
 
@@ -82,20 +83,46 @@ _CHANGE = re.compile(
 )
 
 
+# What says a value is no longer it, before the value ("not 9102", "instead of the db-1") or
+# after it ("9102 is gone"). Static patterns, the value compared in place: a pattern made for
+# each value cost a compile per call, most of what the check cost.
+_BEFORE_OLD = re.compile(
+    r"\b(?:not|no longer|instead of|rather than|was|were|from|replacing|replaces|formerly|"
+    r"previously|used to be|no more)\s+",
+    re.IGNORECASE,
+)
+_BEFORE_OLD_WORD = re.compile(r"the\s+|on\s+|at\s+|port\s+|version\s+|v", re.IGNORECASE)
+_AFTER_OLD = re.compile(
+    r"\s*(?:->|→|is gone|was dropped|was removed|no longer|isn'?t|is not|anymore)", re.IGNORECASE
+)
+_WORDISH = re.compile(r"[\w.]")
+
+
+def _value_ends_at(text: str, start: int, value: str) -> bool:
+    """Whether `value` is at `start` in `text` (any case), not followed by a word character."""
+    end = start + len(value)
+    return text[start:end].lower() == value.lower() and not _WORDISH.match(text, end)
+
+
 def _names_old_value(new: str, value: str) -> bool:
     """Whether `new` says the old value is no longer it: "3.12 now, not 3.11", "instead of
     9102", "was 9102", "from 9102 to 9300", "9102 is gone", "rather than db-1"."""
-    v = re.escape(value)
-    return bool(
-        re.search(
-            rf"\b(?:not|no longer|instead of|rather than|was|were|from|replacing|replaces|"
-            rf"formerly|previously|used to be|no more)\s+(?:the\s+|on\s+|at\s+|port\s+|"
-            rf"version\s+|v)?{v}(?![\w.])|(?<![\w.]){v}\s*(?:->|→|is gone|was dropped|"
-            rf"was removed|no longer|isn'?t|is not|anymore)",
-            new,
-            re.IGNORECASE,
-        )
-    )
+    if not value:
+        return False
+    for m in _BEFORE_OLD.finditer(new):
+        at = m.end()
+        if _value_ends_at(new, at, value):
+            return True
+        word = _BEFORE_OLD_WORD.match(new, at)
+        if word and _value_ends_at(new, word.end(), value):
+            return True
+    low, v = new.lower(), value.lower()
+    at = low.find(v)
+    while at >= 0:
+        if (at == 0 or not _WORDISH.match(new, at - 1)) and _AFTER_OLD.match(new, at + len(v)):
+            return True
+        at = low.find(v, at + 1)
+    return False
 
 
 def verdict(
@@ -316,6 +343,7 @@ def _kind(m: re.Match[str]) -> str:
     return kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
 
 
+@functools.lru_cache(maxsize=16384)  # a fold asks it of every claim of a note, for each claim
 def convention_slot(text: str) -> tuple[str, str] | None:
     """(the slot, its value) of a naming, decorator, import or case convention, else None."""
     text = strip_history(text)

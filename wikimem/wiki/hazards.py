@@ -174,7 +174,23 @@ _SEPARATORS = frozenset((";", "&&", "||", "&", "`", "\n"))
 _PUNCT = ",.:;!?)("
 
 
+# A dream checks each line of a note at every write of it: each line is judged once. A plain
+# dict, not functools: the hooks import this module and functools is not loaded there.
+_JUDGED: dict[str, str | None] = {}
+
+
 def hazard(text: str) -> str | None:
+    if text in _JUDGED:
+        return _JUDGED[text]
+    kind = _hazard(text)
+    if len(text) <= 2000:  # bounded in memory for a long-lived process (mcp, watch)
+        if len(_JUDGED) >= 4096:
+            _JUDGED.clear()
+        _JUDGED[text] = kind
+    return kind
+
+
+def _hazard(text: str) -> str | None:
     low = text.lower()
     kind = _command_hazard(text) if _may_be_command(low) else None
     if kind is None and _may_be_injection(low) and _injection(text):
