@@ -859,27 +859,24 @@ _SECOND_AFFIX = re.compile(
 )
 
 
-_QUOTED_VALUE = re.compile(r"(?<!\w)['\"`][^'\"`\n]{1,40}['\"`](?!\w)")
-
-
 def _split_affixes(clause: str) -> list[str]:
     """Two naming rules said in one breath, as two statements: each its own slot, so that a
     later change of one replaces that one and leaves the other standing. The second is given
     the kind of name the first spoke of when it says "them" or names none ("all attribute names
     start with 's_' and end with '_at'")."""
-    from wikimem.dream.supersession import convention_slot
+    from wikimem.dream.supersession import QUOTED_VALUE, convention_slot
 
-    quoted = [q.span() for q in _QUOTED_VALUE.finditer(clause)]
+    quoted = [q.span() for q in QUOTED_VALUE.finditer(clause)]
     for m in _SECOND_AFFIX.finditer(clause):
         if any(a < m.start() < b for a, b in quoted):
             continue  # inside a quoted value
         first, second = clause[: m.start()].rstrip(" ,"), clause[m.end() :]
         kinds = _NAMES_PHRASE.findall(first)
-        values = _QUOTED_VALUE.findall(first)
+        values = [q.group(0) for q in QUOTED_VALUE.finditer(first)]
         if m["shared"]:
             # "end all variable names with '_wr' and all function names with '_gn'": the
             # second says its kind and value, and shares the first's verb
-            kind, value = _NAMES_PHRASE.search(second), _QUOTED_VALUE.search(second)
+            kind, value = _NAMES_PHRASE.search(second), QUOTED_VALUE.search(second)
             if len(kinds) != 1 or len(values) != 1 or kind is None or value is None:
                 continue
             second = first.replace(kinds[0], kind.group(1), 1).replace(values[0], value.group(0))

@@ -343,11 +343,15 @@ def _kind(m: re.Match[str]) -> str:
     return kind[:-1] if kind.endswith("s") and not kind.endswith("ss") else kind
 
 
+# A convention's value as it is said: 'o_', "@timer", `_ud` (group 1 without its quotes)
+QUOTED_VALUE = re.compile(r"(?<!\w)['\"`]([^'\"`\n]{1,40})['\"`](?!\w)")
+
+
 @functools.lru_cache(maxsize=16384)  # a fold asks it of every claim of a note, for each claim
 def convention_slot(text: str) -> tuple[str, str] | None:
     """(the slot, its value) of a naming, decorator, import or case convention, else None."""
     text = strip_history(text)
-    value = re.search(r"(?<!\w)['\"`]([^'\"`\n]{1,40})['\"`](?!\w)", text)
+    value = QUOTED_VALUE.search(text)
     v = value.group(1) if value else ""
     m = _AFFIX.search(text)
     if m and (v or re.search(r"\bnames?\b", m.group(0), re.IGNORECASE)):
@@ -367,8 +371,9 @@ def convention_slot(text: str) -> tuple[str, str] | None:
     m = _CONTAINS.search(text)
     if m:
         # "a single digit", "one digit" and "a digit" are one rule
-        what = re.sub(r"^(?:a|an|one|single)\s+", "", (m["what"] or m["what2"]).strip().lower())
-        what = re.sub(r"^(?:a|an|one|single)\s+", "", what)
+        what = re.sub(
+            r"^(?:(?:a|an|one|single)\s+)+", "", (m["what"] or m["what2"]).strip().lower()
+        )
         return f"name-contains:{what}:{_kind(m)}:{v.lower()}", v
     m = _DECORATOR.search(text)
     if m:
