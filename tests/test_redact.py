@@ -205,3 +205,17 @@ def test_the_ids_real_clients_send_are_never_taken_for_keys() -> None:
     }
     redacted = {i for i in ids if redact(i)[1]}
     assert not redacted
+
+
+def test_a_note_read_again_is_redacted_as_the_first_time() -> None:
+    from wikimem.capture.redact import redact_note
+
+    key = "AKIA" + "IOSFODNN7EXAMPLF"
+    secret = f"- deploy key: {key} is in the vault\n- port 8080\n"
+    first = redact_note(secret)
+    assert key not in first[0] and first[1]
+    first[1].clear()  # what a caller does with its list is its own
+    again = redact_note(secret)
+    assert again[0] == first[0] and again[1] == redact(secret)[1]
+    plain = "- port 8080, tests under tests/unit\n"
+    assert redact_note(plain) == (plain, []) == redact_note(plain)

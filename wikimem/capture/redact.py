@@ -1815,6 +1815,32 @@ def redact(text: str) -> tuple[str, list[str]]:
     return text, found
 
 
+# a note's text -> (its redaction, kinds), or None when it has no secret; see `redact_note`
+_NOTES_READ: dict[str, tuple[str, tuple[str, ...]] | None] = {}
+_NOTES_READ_CHARS = [0]
+_NOTES_READ_MAX_CHARS = 32_000_000
+
+
+def redact_note(text: str) -> tuple[str, list[str]]:
+    """`redact`, remembered for the process: one dream reads each note it writes three times
+    (the gate, the search index, index.md), and redaction was a tenth of the dream's time. The
+    text itself is the key (a dict compares it whole, so two texts never share an answer) and
+    the memory is capped by characters held; no hashing module, whose import alone would cost
+    a hook reading a changed note several milliseconds."""
+    if text in _NOTES_READ:
+        seen = _NOTES_READ[text]
+        return (text, []) if seen is None else (seen[0], list(seen[1]))
+    redacted, kinds = redact(text)
+    if len(text) > _NOTES_READ_MAX_CHARS // 8:
+        return redacted, kinds
+    if _NOTES_READ_CHARS[0] + len(text) > _NOTES_READ_MAX_CHARS:
+        _NOTES_READ.clear()
+        _NOTES_READ_CHARS[0] = 0
+    _NOTES_READ[text] = (redacted, tuple(kinds)) if kinds else None
+    _NOTES_READ_CHARS[0] += len(text)
+    return redacted, kinds
+
+
 def redact_keys(text: str) -> tuple[str, list[str]]:
     """Only private key blocks: one literal search, cheap on text of any size."""
     found: list[str] = []

@@ -37,7 +37,7 @@ SHARED_TOPS = ("profile/", "general/", "tools/")
 class OverlayLike(Protocol):
     """What the guard needs of the dream's overlay."""
 
-    changed: dict[str, Note | None]
+    def change(self, path: str, note: Note | None) -> None: ...
 
     def note(self, path: str) -> Note | None: ...
 
@@ -166,20 +166,20 @@ class ChunkGuard:
                 continue
             body, removed = claims.remove_superseded(note.body, claim)
             if removed:
-                overlay.changed[other] = note.with_changes(body=body, updated=stamp)
+                overlay.change(other, note.with_changes(body=body, updated=stamp))
         existing = overlay.note(op.path)
         body = existing.body if existing is not None else ""
         folded = claims.fold(body, claim, today=today)
         folded = replace(folded, body=claims.hold_new(folded.body, body))
         if existing is None:
             title = op.title or op.path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
-            overlay.changed[op.path] = new_note(
-                op.path, title, folded.body, kind=kind, sources=op.sources
+            overlay.change(
+                op.path, new_note(op.path, title, folded.body, kind=kind, sources=op.sources)
             )
         elif folded.changed:
             sources = tuple(dict.fromkeys([*existing.sources, *op.sources]))[-12:]
-            overlay.changed[op.path] = existing.with_changes(
-                body=folded.body, updated=stamp, sources=sources
+            overlay.change(
+                op.path, existing.with_changes(body=folded.body, updated=stamp, sources=sources)
             )
 
     def apply_retract(self, overlay: OverlayLike, op: Retract, stamp: str) -> str | None:
@@ -189,7 +189,7 @@ class ChunkGuard:
         body, removed = claims.retract(existing.body, op.text, stamp[:10])
         if not removed:
             return f"retract {op.path}: no claim there matches {op.text!r}"
-        overlay.changed[op.path] = existing.with_changes(body=body, updated=stamp)
+        overlay.change(op.path, existing.with_changes(body=body, updated=stamp))
         return None
 
 

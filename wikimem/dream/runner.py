@@ -185,6 +185,9 @@ class Overlay:
         self.disk: dict[str, str | None] = {}
         self.moved_to: dict[str, str] = {}  # from path -> to path
         self.listed: dict[str, frozenset[str]] = {}
+        # folder -> {changed path under it: still there}: `under` is asked thousands of times
+        # a dream, and walking every changed note for each ask cost a tenth of its time
+        self.changed_under: dict[str, dict[str, bool]] = {}
         # who brought each line this dream added, per note (`wikimem.wiki.origins`); lines
         # not named here get the dream's default (wikimem's record of sessions)
         self.origins: dict[str, dict[str, str]] = {}
@@ -213,13 +216,20 @@ class Overlay:
                         on_disk.add(f"{rel_dir}/{name}" if rel_dir != "." else name)
             self.listed[prefix] = frozenset(on_disk)
         found = set(self.listed[prefix])
-        for path, note in self.changed.items():
-            if path.startswith(prefix):
-                if note is None:
-                    found.discard(path)
-                else:
-                    found.add(path)
+        for path, there in self.changed_under.get(prefix, {}).items():
+            if there:
+                found.add(path)
+            else:
+                found.discard(path)
         return sorted(found)
+
+    def change(self, path: str, note: Note | None) -> None:
+        self.changed[path] = note
+        folder = path.rpartition("/")[0]
+        while folder:
+            self.changed_under.setdefault(f"{folder}/", {})[path] = note is not None
+            folder = folder.rpartition("/")[0]
+        self.changed_under.setdefault("", {})[path] = note is not None
 
     def note(self, path: str) -> Note | None:
         if path in self.changed:
@@ -293,19 +303,19 @@ class Overlay:
                         sources=sources,
                         updated=stamp,
                     )
-                self.changed[op.path] = note
+                self.change(op.path, note)
             elif isinstance(op, Delete):
                 if self.read(op.path) is None:
                     return f"delete {op.path}: no such note"
-                self.changed[op.path] = None
+                self.change(op.path, None)
             elif isinstance(op, Move):
                 source = self.note(op.from_path)
                 if source is None:
                     return f"move {op.from_path}: no such note"
                 if self.read(op.to_path) is not None:
                     return f"move to {op.to_path}: a note is already there"
-                self.changed[op.to_path] = source.with_changes(path=op.to_path, updated=stamp)
-                self.changed[op.from_path] = None
+                self.change(op.to_path, source.with_changes(path=op.to_path, updated=stamp))
+                self.change(op.from_path, None)
                 self.moved_to[op.from_path] = op.to_path
                 if op.from_path in self.origins:
                     self.origins[op.to_path] = self.origins.pop(op.from_path)
@@ -327,8 +337,8 @@ class Overlay:
             if target is None:
                 return f"{parked.path} changed since the write was parked and the two conflict"
         try:
-            self.changed[parked.path] = (
-                parse_note(parked.path, target) if target is not None else None
+            self.change(
+                parked.path, parse_note(parked.path, target) if target is not None else None
             )
         except NoteError as exc:
             return str(exc)

@@ -35,7 +35,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 
-from wikimem.capture.redact import redact, scrub, token_shaped
+from wikimem.capture.redact import redact, redact_note, scrub, token_shaped
 from wikimem.config import Config, GateCommand
 from wikimem.fsutil import atomic_write
 from wikimem.wiki import plainfile
@@ -304,7 +304,7 @@ class Gate:
         limit = self.config.gate.max_note_bytes
         if size > limit:
             return f"{write.path}: {size} bytes is over gate.max_note_bytes ({limit})", content, ()
-        redacted, kinds = redact(content)
+        redacted, kinds = redact_note(content)
         if kinds:
             if self.config.gate.secrets == "block":
                 return (

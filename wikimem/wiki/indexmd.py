@@ -16,7 +16,7 @@ import os
 from collections.abc import Collection
 
 from wikimem import boundedfile, gitrun
-from wikimem.capture.redact import redact
+from wikimem.capture.redact import redact_note
 from wikimem.fsutil import atomic_write
 from wikimem.sync.markers import as_shown
 from wikimem.wiki import notemeta, plainfile
@@ -44,7 +44,7 @@ def _entry(rel: str, text: str) -> str:
     # A committed note may have arrived from a remote without passing the gate: its line is
     # built from the redacted reading (`wikimem.wiki.vetting`), so index.md never repeats a
     # secret even when the note holds one.
-    meta, body = notemeta.read_meta(redact(text[:ENTRY_READ_CHARS])[0])
+    meta, body = notemeta.read_meta(redact_note(text[:ENTRY_READ_CHARS])[0])
     title = str(meta.get("title") or rel.rsplit("/", 1)[-1][:-3])
     shown = as_shown(body, notice=False)  # never a conflict marker
     summary = first_sentence("\n".join(ln for ln in shown.split("\n") if not redacted_away(ln)))

@@ -178,11 +178,20 @@ def _statement(line: str) -> str:
     return " ".join(strip_tail(text).split())
 
 
+# line -> its key: a dream works out the keys of a note's lines at each write to it
+_KEYS: dict[str, str | None] = {}
+_KEYS_MAX = 65536
+
+
 def key(line: str) -> str | None:
+    if line in _KEYS:
+        return _KEYS[line]
     text = _statement(line)
-    if not text:
-        return None
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    found = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16] if text else None
+    if len(_KEYS) >= _KEYS_MAX:
+        _KEYS.clear()
+    _KEYS[line] = found
+    return found
 
 
 def body_keys(text: str | None) -> list[str]:

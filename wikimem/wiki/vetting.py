@@ -23,7 +23,7 @@ Hook-path module: standard library only (the index vets notes while a hook refre
 
 from __future__ import annotations
 
-from wikimem.capture.redact import redact
+from wikimem.capture.redact import redact_note
 from wikimem.wiki import notemeta
 
 HELD_SIZE = "size"
@@ -55,7 +55,7 @@ def vet(text: str | None, size: int, max_bytes: int, pin_honoured: bool) -> Read
     if text is None or size > max_bytes:
         return Reading(None, {}, "", False, f"{HELD_SIZE}={size}")
     held: list[str] = []
-    redacted, kinds = redact(text)
+    redacted, kinds = redact_note(text)
     if kinds:
         held.append(f"{HELD_SECRET}={','.join(sorted(set(kinds)))}")
         text = redacted
