@@ -225,3 +225,23 @@ def test_two_naming_rules_said_together_are_changed_one_at_a_time(home: Path, re
     given = _session_start(repo)
     assert "'md_'" in given and "'_ud'" in given  # the end rule was not changed: it stands
     assert given.count("'o_'") == given.count("(was 'o_' until")  # only as what it was
+
+
+def test_a_rule_for_one_day_and_a_figure_read_off_a_run_stay_in_the_digest(
+    home: Path, repo: str
+) -> None:
+    session(
+        1,
+        repo,
+        "dont deploy anything today, payments are migrating",
+        "P99 is 1.84 s on the orders endpoint after the cache change.",
+        "The orders endpoint's p99 must stay under 300 ms.",
+        "The orders service listens on port 8443.",
+    )
+    notes = living(home)
+    assert "dont deploy anything" not in notes.lower() and "1.84 s" not in notes
+    assert "under 300 ms" in notes and "8443" in notes
+    digests = "\n".join(
+        p.read_text() for p in Path(home, "memory", "projects", "acme-api", "sessions").glob("*")
+    )
+    assert "1.84 s" in digests  # still found by a search of what was said

@@ -248,6 +248,19 @@ def test_two_naming_rules_in_one_breath_are_two_rules(said: str, rules: list[str
             ("name-contains:digit:method:", ""),
         ),
         ("When writing tests, use pytest.", None),
+        # the value a change leaves behind is not the rule's value
+        (
+            "Let's drop the 'j_' prefix and use 'y_' for method names.",
+            ("name-start:method", "y_"),
+        ),
+        (
+            "Instead of 'j_', start method names with 'y_'.",
+            ("name-start:method", "y_"),
+        ),
+        (
+            "Method names should now start with 'x_' instead of the 'j_' prefix.",
+            ("name-start:method", "x_"),
+        ),
     ],
 )
 def test_a_naming_rule_is_read_in_its_other_phrasings(

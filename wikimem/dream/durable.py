@@ -640,6 +640,12 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("fragment: leans on what came before")
     if _NOW.search(c) and not (found.kind == "fact" and (found.change or found.until)):
         return Silent("for now")
+    if found.kind == "rule" and _FREE_CHOICE.search(c):
+        return Silent("leaves the choice to the agent")
+    if found.kind == "rule" and _ONE_DAY.search(c) and not _STANDING.search(c):
+        return Silent("for one day")  # "today" once its date is written: "dont merge on 11-20"
+    if found.kind == "fact" and _MEASURED.search(c) and not _BOUND.search(c):
+        return Silent("a measurement of the moment")
     if found.kind == "fact" and _PROBLEM.search(c) and not found.change:
         return Silent("a problem being reported")
     if found.kind == "rule" and _PROBLEM.search(c) and not _STANDING.search(c):
@@ -647,6 +653,58 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     return found
 
 
+# What the project is on since a change: "we're on Node 20 now", "we are using pnpm now"
+_ON_NOW = re.compile(
+    r"^(?:we'?re|we are|we'?ve been) (?:now )?(?:on|using|running|onto) "
+    r"(?!(?:it|this|that|them|a call|the call|the phone|my way|our way)\b)[^,;]{2,40}? now[.!]?$",
+    re.IGNORECASE,
+)
+# A tool for a kind of work, said bare: "Use yarn for installs.", "Write tests with unittest."
+# ("use the debugger for this" and "format it with black" are about now)
+_NOT_KIND = r"(?!(?:the|this|that|it|these|those|my|your|his|her|them|now|today)\b)"
+_TOOL = r"[\w@./+#-]+(?: [\w@./+#-]+)?"
+_TOOL_FOR = re.compile(
+    r"^(?:use|prefer|stick (?:to|with)) "
+    + _NOT_KIND
+    + _TOOL
+    + r" (?:for|when) "
+    + _NOT_KIND
+    + r"(?:all |every |any |our )?[a-z][\w-]*(?: [a-z][\w-]*){0,2}[.!]?$|"
+    r"^(?:write|format|lint|build|install|manage|package|bundle|type-?check|sign|indent) "
+    + _NOT_KIND
+    + r"(?:all |every |any |our )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:with|using|via|through) "
+    + _TOOL
+    + r"[.!]?$",
+    re.IGNORECASE,
+)
+# "write commit messages however", "name them whatever you like": no rule left
+_FREE_CHOICE = re.compile(
+    r"\b(?:however|whatever|any way|anyway|how ?ever) ?(?:you (?:like|want|see fit|prefer|"
+    r"think best)|(?:is )?fine)?[.!]?$|\bas you see fit[.!]?$|\b(?:up to you|your call)[.!]?$",
+    re.IGNORECASE,
+)
+# A rule tied to one day ("don't deploy on 2026-11-20", "no merges in the week of …"); a rule
+# that starts on a day ("from 2026-12-01 on, …", "starting on …") is not
+_ONE_DAY = re.compile(
+    r"(?<!\bstarting )(?<!\bbeginning )(?<!\bfrom )(?<!\bsince )(?<!\bafter )(?<!\bas of )"
+    r"\b(?:on|for|in the week of) \d{4}-\d\d-\d\d\b(?! on\b)(?!,? (?:and )?onwards?\b)",
+    re.IGNORECASE,
+)
+# A figure read off a run ("P99 is 1.84 s", "flash usage is at 71%"): true of that run; a
+# budget or a limit on the same figure ("p99 must stay under 300 ms") is a rule
+_MEASURED = re.compile(
+    r"\b(?:p\d\d(?:\.\d+)?|latency|coverage|(?:flash|ram|cpu|memory|disk|heap|gpu) usage|"
+    r"throughput|error rate|hit rate|build time|run ?time|(?:cold|warm) start)\b[^.;]{0,40}?"
+    r"\b(?:is|was|are|were|at|sits at|hovers? (?:around|at)|came in at|of|now)\b[^.;\d]{0,15}"
+    r"\d[\d.,]*\s*(?:%|ms|s|sec|secs|seconds|µs|us|ns|mb|gb|kb|k|rps|req/s|/s|minutes?|mins?)?",
+    re.IGNORECASE,
+)
+_BOUND = re.compile(
+    r"\b(?:budget|target|limit|threshold|max(?:imum)?|min(?:imum)?|slo|sla|must|should|needs? "
+    r"to|has to|keep|under|below|above|at most|at least|no more than|alert|fail(?:s)? (?:if|when)|"
+    r"gate|required?)\b",
+    re.IGNORECASE,
+)
 # "It's important that you always import …": the weight put on a rule, not what it is about
 _IT_MATTERS = re.compile(
     r"^(?:it'?s|it is) (?:really |very |so |also |absolutely )?(?:important|crucial|essential|"
@@ -721,6 +779,10 @@ def _recognise(c: str, asked: bool) -> Judgement:
         or re.match(r"^(?:before|after|when|whenever|every time|each time|if|unless)\b", c, re.I)
     ):
         return Durable("rule", "conditional rule")
+    if _ON_NOW.match(c) and _names_something(c):
+        return Durable("fact", "change", change=True)  # "we're on Node 20 now"
+    if _TOOL_FOR.match(c) and _names_something(c):
+        return Durable("rule", "a tool for a kind of work", change=bool(_CHANGE.search(c)))
     if _REQUEST.match(c) and not asked:
         return Silent("a request for now")
     prohibition = _PROHIBITION.match(c)
@@ -784,7 +846,11 @@ _NAMED = re.compile(
     r"datadog|grafana|prometheus|argo|argocd|flux|jenkins|buildkite|circleci|gradle|maven|"
     r"cargo|clippy|rustfmt|gofmt|golangci-lint|rubocop|pylint|flake8|isort|tox|nox|hatch|"
     r"pnpm|lerna|nx|turbo|bazel|pants|trello|jira|asana|linear|notion|slack|copilot|tabnine|"
-    r"vscode|pycharm|intellij|gpg|ssh|yubikey|1password|bitwarden|vault|sops|age)\b",
+    r"vscode|pycharm|intellij|gpg|ssh|yubikey|1password|bitwarden|vault|sops|age|unittest|"
+    r"nose2?|hypothesis|playwright|cypress|selenium|storybook|deno|yapf|autopep8|ktlint|"
+    r"detekt|spotless|swiftlint|swiftformat|cmake|ninja|meson|conan|vcpkg|pipenv|virtualenv|"
+    r"venv|pyenv|nvm|volta|asdf|mise|direnv|httpx|axios|sqlalchemy|alembic|prisma|"
+    r"drizzle|knex|sequelize|typeorm|liquibase|flyway|goose|sqlc)\b",
     re.IGNORECASE,
 )
 
@@ -820,6 +886,31 @@ def _general(rest: str) -> bool:
     if re.match(r"^\w+ (?:the|that|this|my|your|his|her) ", rest, re.I) and not _NAMED.search(rest):
         return False
     return len(words) >= 2
+
+
+def instead_instruction(c: str) -> str:
+    """`c`, said after a retraction, as the instruction it gives for what to use or do
+    instead ("use rebase merges"; "pytest from now on" is "Use pytest from now on"), or ""
+    when it is no such instruction ("fix the lock check" is a task)."""
+    c = c.strip()
+    if not _names_something(c) or _DEICTIC_OBJECT.search(c):
+        return ""
+    if _TOOL_NOW.match(c):
+        return f"Use {c}"
+    return c if _IMPERATIVE.match(c) and not _REQUEST_ONLY.match(c) else ""
+
+
+# verbs that, said after a retraction, are tasks rather than what holds instead
+_REQUEST_ONLY = re.compile(
+    r"^(?:check|run|open|close|merge|push|commit|deploy|show|tell|give|answer|reply|respond|"
+    r"review|explain|describe|summari[sz]e|ask|make|set|leave|add|rename)\b",
+    re.IGNORECASE,
+)
+# "pytest from now on", "uv going forward"
+_TOOL_NOW = re.compile(
+    r"^[\w@./+#-]+(?: [\w@./+#-]+)? (?:from now on|going forward|from here on|now)\b",
+    re.IGNORECASE,
+)
 
 
 def judge_remembered(clause: str, *, asked: bool = True, instead: bool = False) -> Judgement:

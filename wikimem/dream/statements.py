@@ -911,7 +911,8 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         # "the canary step is gone", "the old vpn is dead now"
         r"^(?P<target>[^,;:]{3,80}?) (?:is|are|was|were|got|has been|have been) (?:gone|dead|"
         r"retired|deprecated|decommissioned|history|obsolete|removed|dropped|scrapped|killed|"
-        r"shut down|turned off)(?: now| for good)?(?:[,;:]\s*(?P<rest>.+))?$",
+        r"shut down|turned off)(?: now| for good)?(?: (?:as of|since|from|on) [\w -]{2,30}?)?"
+        r"(?:[,;:]\s*(?P<rest>.+))?$",
         # "walking back the httpx decision", "rolling back the move to podman"
         r"^(?:(?:we'?re|i'?m|we are|i am) )?(?:walking|walk|rolling|roll|reversing|reverse|"
         r"undoing|undo) back? ?(?:the |that |my |our |on )?(?P<target>[^,;:]{3,80}?)"
@@ -930,6 +931,9 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         r"^(?:nvm|never ?mind|nevermind|disregard|ignore|drop|forget)(?: (?:what (?:i|we) (?:said|told you|"
         r"wrote)|my (?:note|comment|remark)|the (?:note|bit|part|thing)))? (?:about|on|re|regarding) "
         r"(?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "never mind the tabs rule"
+        r"^(?:never ?mind|nvm) (?:the |that |my |our )(?P<target>[^,;:]{3,80}?)(?: thing| rule| bit| "
+        r"part| idea| note| requirement| convention| policy)?(?:[,;:]\s*(?P<rest>.+))?$",
         # "safari 15 is off the table", "that caveat doesn't apply any more"
         r"^(?:that |the )?(?P<target>[^,;:]{3,80}?)(?: caveat| rule| note| warning| constraint)? "
         r"(?:is|are) (?:off the table|moot|overkill|unnecessary|pointless|not needed|"
@@ -955,6 +959,10 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         # "not using meld anymore, kdiff3 is my mergetool now"
         r"^(?:i'?m |we'?re |i am |we are )?(?:not using|no longer using|done with|off) "
         r"(?P<target>[^,;:]{2,80}?) (?:anymore|any more|now)(?:[,;:]\s*(?P<rest>.+))?$",
+        # "let's not use unittest anymore", "we stopped using nock", "stop using moment.js"
+        r"^(?:let'?s (?:not use|stop using|quit using)|stop using|quit using|(?:we|i) (?:stopped|"
+        r"quit) using|(?:we|i) (?:don'?t|do not) use) (?P<target>[^,;:]{2,60}?)"
+        r"(?: (?:anymore|any more|now))?(?:[,;:]\s*(?P<rest>.+))?$",
         # "no more release freeze", "no longer a staging lock"
         r"^(?:there'?s |we have )?no (?:more|longer(?: any)?) (?P<target>[^,;:]{3,80}?)"
         r"(?: anymore)?(?:[,;:]\s*(?P<rest>.+))?$",
@@ -977,7 +985,11 @@ def _retraction(sentence: str, in_project: bool) -> tuple[Statement | None, str]
         target = next((m[g] for g in _TARGET_GROUPS if m[g]), "").strip()
         rest = next((m[g] for g in _REST_GROUPS if m[g]), "").strip()
         rest = _CORRECTION_LEAD.sub("", rest)
-        if _REQUEST.match(rest) and isinstance(durable.judge(rest), durable.Silent):
+        if (
+            _REQUEST.match(rest)
+            and isinstance(durable.judge(rest), durable.Silent)
+            and not durable.instead_instruction(rest)
+        ):
             rest = ""  # "…, fix it" says what to do, not what is true
         if target and _IT_IS.match(rest):
             # "scratch that about the webhook var: it's X" says "the webhook var is X"
@@ -999,8 +1011,10 @@ def _gone(sentence: str, in_project: bool) -> tuple[Statement | None, str]:
                 named = f"{named} {m['what'].strip()}"  # what it no longer is names the claim
             target = re.sub(r"^(?:the|that|our|my|this) ", "", named, flags=re.I)
             rest = _CORRECTION_LEAD.sub("", (m["rest"] or "").strip())
-            if (_REQUEST.match(rest) or _CLAUSE_TASK.match(rest)) and isinstance(
-                durable.judge(rest), durable.Silent
+            if (
+                (_REQUEST.match(rest) or _CLAUSE_TASK.match(rest))
+                and isinstance(durable.judge(rest), durable.Silent)
+                and not durable.instead_instruction(rest)
             ):
                 rest = ""  # "…, remove the lock check from the deploy job" is a task
             return Statement("retraction", sentence, scope, target=target), rest
@@ -1158,7 +1172,12 @@ def _read_sentence(
             sentence = re.sub(
                 r"\b(?:them|they)\b", f"my {named.group(1)}", sentence, count=1, flags=re.I
             )
-    standing = normative_lead or scoped_lead
+    # "no more squash merges, use rebase merges": what a retraction says to do instead is the
+    # rule in its place, said as an instruction
+    instead = durable.instead_instruction(sentence) if replacing else ""
+    if instead:
+        sentence = instead
+    standing = normative_lead or scoped_lead or bool(instead)
     for part in _clauses(sentence, standing):
         judged = judge(
             dates.resolve(("from now on, " if standing else "") + part, said_on),

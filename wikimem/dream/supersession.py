@@ -177,6 +177,7 @@ def identifiers(entity: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in entity if _IDENTIFIER.search(t))
 
 
+@functools.lru_cache(maxsize=16384)  # asked of both claims at every verdict of a fold
 def _subject_identifiers(text: str) -> frozenset[str]:
     subject = _subject_words(strip_history(text)) or ""
     return frozenset(
@@ -347,11 +348,33 @@ def _kind(m: re.Match[str]) -> str:
 QUOTED_VALUE = re.compile(r"(?<!\w)['\"`]([^'\"`\n]{1,40})['\"`](?!\w)")
 
 
+# What comes just before a value that is left behind: "instead of 'j_'", "drop the 'j_' prefix",
+# "from 'j_' to 'y_'", "replace 'j_' with …", "no more 'j_'"
+_LEFT_BEHIND = re.compile(
+    r"\b(?:instead of|rather than|in place of|no more|no longer|not|never|drop(?:ping)?|"
+    r"ditch(?:ing)?|stop using|replac(?:e|ing)|swap(?:ping)? out|from|was|were|used to be|"
+    r"old|previous(?:ly)?)\s+(?:(?:the|your|our|my|a|an|using|with)\s+)*(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _kept_value(text: str) -> re.Match[str] | None:
+    """The quoted value a convention holds: the first one not left behind ("drop the 'j_'
+    prefix and use 'y_'" holds 'y_'), else the first."""
+    values = list(QUOTED_VALUE.finditer(text))
+    if len(values) < 2:
+        return values[0] if values else None
+    for m in values:
+        if not _LEFT_BEHIND.search(text, max(0, m.start() - 40), m.start()):
+            return m
+    return values[0]
+
+
 @functools.lru_cache(maxsize=16384)  # a fold asks it of every claim of a note, for each claim
 def convention_slot(text: str) -> tuple[str, str] | None:
     """(the slot, its value) of a naming, decorator, import or case convention, else None."""
     text = strip_history(text)
-    value = QUOTED_VALUE.search(text)
+    value = _kept_value(text)
     v = value.group(1) if value else ""
     m = _AFFIX.search(text)
     if m and (v or re.search(r"\bnames?\b", m.group(0), re.IGNORECASE)):
