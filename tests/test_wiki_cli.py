@@ -114,6 +114,27 @@ def test_forget(home: Path) -> None:
     assert wikimem("forget", "profile/preferences.md").returncode == 1
 
 
+def test_forget_said_in_words_retracts_the_claim_it_names_and_keeps_the_rest(home: Path) -> None:
+    site = "--project", "site"
+    wikimem("remember", "Always run pnpm i18n:extract before committing.", *site)
+    wikimem("remember", "Use Prettier for formatting.", *site)
+    proc = wikimem("forget", "pnpm i18n:extract before committing", *site)
+    assert proc.returncode == 0, proc.stderr
+    notes = "".join(p.read_text() for p in (home / "memory" / "projects" / "site").glob("*.md"))
+    current = [ln for ln in notes.splitlines() if ln.startswith("- ")]
+    assert not [ln for ln in current if "i18n:extract" in ln]
+    assert [ln for ln in current if "Prettier" in ln]
+    assert "<!-- wikimem:was" in notes  # history keeps what was retracted
+    assert 'Retracts: "Always run pnpm i18n:extract' in wikimem("log").stdout + subprocess.run(
+        ["git", "-C", str(home / "memory"), "log", "-1", "--format=%B"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    # words that name nothing change nothing, and say so
+    miss = wikimem("forget", "the kubernetes rule", *site)
+    assert miss.returncode == 1 and "names 'the kubernetes rule'" in miss.stderr
+
+
 def editor(tmp_path: Path, body: str) -> str:
     script = tmp_path / "fake-editor.py"
     script.write_text(f"import sys\n{body}\n")

@@ -300,14 +300,22 @@ def register(app: typer.Typer) -> None:
     @app.command("forget")
     @handle_errors
     def forget_cmd(
-        path: PathArg, home: str | None = HomeOption, json_out: bool = JsonOption
+        path: PathArg,
+        project: Annotated[
+            str | None, typer.Option("--project", help="Project slug (default: this repository's).")
+        ] = None,
+        home: str | None = HomeOption,
+        json_out: bool = JsonOption,
     ) -> None:
-        """Delete a note, through the gate, committed (git history keeps it)."""
+        """Delete a note, through the gate, committed (git history keeps it). Given words that
+        name no note ("the yarn rule"), retract the claims they name in this project's notes
+        and your profile instead, each kept in its note's hidden history."""
         from wikimem.wiki.batch import Wiki
-        from wikimem.wiki.remember import forget
+        from wikimem.wiki.remember import current_project, forget, project_option
 
         wiki = Wiki(initialised_home(home))
-        _report(_then_sync(wiki, forget(wiki, path)), json_out)
+        slug = project_option(project) or current_project()
+        _report(_then_sync(wiki, forget(wiki, path, slug)), json_out)
 
     @app.command("scrub")
     @handle_errors

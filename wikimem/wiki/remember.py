@@ -27,6 +27,7 @@ from wikimem.wiki.gate import MemoryWrite, content_hash
 from wikimem.wiki.links import title_for
 from wikimem.wiki.notes import (
     Note,
+    NoteError,
     new_note,
     now_utc,
     parse_note,
@@ -275,13 +276,49 @@ def _without_secrets(wiki: Wiki, text: str) -> str:
     return redacted
 
 
-def forget(wiki: Wiki, path: str) -> BatchResult:
-    rel = resolve_path(wiki, path)
-    current = wiki.read(rel)
-    if current is None:
-        raise WikimemError(f"no note at {rel}")
-    write = MemoryWrite(rel, "delete", None, "forget", (), content_hash(current))
-    return wiki.commit_writes([write], f"forget: {rel}")
+def forget(wiki: Wiki, path: str, project: str | None = None) -> BatchResult:
+    """Delete the note at `path`; or, when no note is there and `path` is words ("the yarn
+    rule", "pnpm i18n:extract before committing"), retract the claims those words name in the
+    project's living notes and the profile, as a retraction said in a session does: each is
+    moved to its note's hidden history, the rest of the note kept."""
+    rel: str | None
+    try:
+        rel = resolve_path(wiki, path)
+    except NoteError:
+        rel = None  # no note could be named so: words, when there are some
+    current = wiki.read(rel) if rel is not None else None
+    if rel is not None and current is not None:
+        write = MemoryWrite(rel, "delete", None, "forget", (), content_hash(current))
+        return wiki.commit_writes([write], f"forget: {rel}")
+    if len(path.split()) < 2:
+        raise WikimemError(f"no note at {rel or path}")
+    return _forget_said(wiki, " ".join(path.split()), project)
+
+
+def _forget_said(wiki: Wiki, words: str, project: str | None) -> BatchResult:
+    stamp = now_utc()
+    day = stamp[:10]
+    folders = ["profile/"] + ([f"projects/{project}/"] if project else [])
+    writes: list[MemoryWrite] = []
+    retracted: list[str] = []
+    for rel in sorted(wiki.paths()):
+        if not rel.startswith(tuple(folders)) or "/sessions/" in rel:
+            continue
+        current = wiki.read(rel)
+        if current is None:
+            continue
+        note = parse_note(rel, current)
+        body, removed = claims.retract(note.body, words, day)
+        if not removed:
+            continue
+        retracted.extend(removed)
+        content = render_note(note.with_changes(body=body, updated=stamp))
+        writes.append(MemoryWrite(rel, "update", content, "forget", (), content_hash(current)))
+    if not writes:
+        where = f"projects/{project}/ or profile/" if project else "profile/"
+        raise WikimemError(f"no note at that path, and no claim in {where} names {words!r}")
+    body = "\n".join(f'Retracts: "{r}"' for r in retracted)
+    return wiki.commit_writes(writes, f"forget: {words[:60]}", body=body)
 
 
 _PINNED_LINE = re.compile(r"^pinned:[^\n]*$", re.MULTILINE)
