@@ -245,3 +245,30 @@ def test_a_rule_for_one_day_and_a_figure_read_off_a_run_stay_in_the_digest(
         p.read_text() for p in Path(home, "memory", "projects", "acme-api", "sessions").glob("*")
     )
     assert "1.84 s" in digests  # still found by a search of what was said
+
+
+def test_a_changed_limit_replaces_the_old_one_and_a_limit_on_another_thing_does_not(
+    home: Path, repo: str
+) -> None:
+    session(1, repo, "when you answer me keep it to 5 bullets max, no preamble.")
+    session(2, repo, "PRs must touch at most 3 files.")
+    session(3, repo, "change of plan on answer length: 3 bullets max from now on.")
+    current = [ln for ln in living(home).splitlines() if ln.startswith("- ")]
+    assert not [ln for ln in current if "5 bullets" in ln]
+    assert [ln for ln in current if "3 bullets max" in ln]
+    assert [ln for ln in current if "at most 3 files" in ln]
+
+
+def test_a_naming_rule_said_with_a_reason_or_a_condition_is_kept(home: Path, repo: str) -> None:
+    session(
+        1,
+        repo,
+        "Likewise, for function argument names, end them with '_g'. This will provide clarity "
+        "and consistency in our codebases.",
+        "So, when you're naming attributes, always start the name with 'r_'.",
+    )
+    notes = living(home)
+    assert "'_g'" in notes and "'r_'" in notes
+    # a reason that mentions "our codebases" does not make the rule the person's everywhere
+    prefs = home / "memory" / "profile" / "preferences.md"
+    assert not prefs.exists() or "'_g'" not in prefs.read_text()

@@ -599,17 +599,20 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("fragment")
     if _REDACTED.search(c) and (redacted_away(c) or not c.count("[REDACTED")):
         return Silent("redacted")
-    if _QUESTION.search(c):
+    if _QUESTION.search(c) and not _CONDITION_THEN.match(c):
         return Silent("question")
     if _HEDGE.search(c):
         return Silent("guess")
     if _REPORTED.search(c):
         return Silent("someone else's words")
-    if _PLEASANTRY.search(c) or (_CHAT.search(c) and not _STANDING.search(c)):
+    # a naming rule with its value says what it is about, whatever talk comes with it ("…
+    # with '_m' to mark them as mentee variables", "consistency is key, so start … 'a_'")
+    named_rule = _naming_rule(c)
+    if _PLEASANTRY.search(c) or (_CHAT.search(c) and not _STANDING.search(c) and not named_rule):
         return Silent("chat")
     if _MALFUNCTION.search(c):
         return Silent("a problem being reported")
-    if _OPINION.search(_WANTED_LEAD.sub("", _main_clause(c))):
+    if _OPINION.search(_WANTED_LEAD.sub("", _main_clause(c))) and not named_rule:
         return Silent("an opinion or an aim, not a claim")
     if _ANNOUNCED.search(c) and not re.search(r"'[^']+'|\"[^\"]+\"|`[^`]+`", c):
         return Silent("a rule announced or shown, not said")
@@ -629,7 +632,7 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
     if isinstance(found, Silent):
         return found
     head = c.split(", ", 1)[0]  # a clause after a comma may point back inside the sentence
-    if (
+    if not named_rule and (
         _DEICTIC_SUBJECT.match(c)
         or _DEICTIC_NOUN.search(c)
         or (
@@ -705,6 +708,25 @@ _BOUND = re.compile(
     r"gate|required?)\b",
     re.IGNORECASE,
 )
+# "when you're naming function arguments, always end the name with '_x'": a condition and
+# what to do then, not a question
+_CONDITION_THEN = re.compile(
+    r"^(?:when|whenever|where|wherever|if)\s+(?!(?:is|are|was|were|do|does|did|can|could|should|"
+    r"will|would|has|have|am|shall)\b)[^?]*,\s*\S[^?]*$",
+    re.I,
+)
+
+
+def _naming_rule(c: str) -> bool:
+    """`c` states a naming, decorator or import convention with its quoted value."""
+    if "'" not in c and '"' not in c and "`" not in c:
+        return False
+    from wikimem.dream.supersession import convention_slot
+
+    slot = convention_slot(c)
+    return slot is not None and bool(slot[1])
+
+
 # "It's important that you always import …": the weight put on a rule, not what it is about
 _IT_MATTERS = re.compile(
     r"^(?:it'?s|it is) (?:really |very |so |also |absolutely )?(?:important|crucial|essential|"
@@ -749,7 +771,7 @@ def _recognise(c: str, asked: bool) -> Judgement:
     if (
         slot is not None
         and (slot[1] or slot[0].startswith(("name-case", "name-contains")))
-        and not _QUESTION.search(c)
+        and not (_QUESTION.search(c) and not _CONDITION_THEN.match(c))
         and not _HEDGE.search(c)
     ):
         return Durable("rule", "naming convention", change=bool(_CHANGE.search(c)))

@@ -122,9 +122,17 @@ _TOOL_VERSIONS = re.compile(
 _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "type", "grep", "rg", "sed"})
 
 
+def _first_word(command: str) -> str:
+    """The command's first word as shlex would read it, when it is a plain one ("" if not)."""
+    words = command.split(None, 1)
+    return words[0].strip("'\"") if words else ""
+
+
 def _files_read(command: str) -> list[str]:
     """The file names a read-only command prints (`cat .python-version`, `grep -n requires
     pyproject.toml`); none for anything else."""
+    if _first_word(command) not in _READERS:
+        return []  # most commands: no need to tokenise them
     try:
         words = shlex.split(command)
     except ValueError:
@@ -174,6 +182,8 @@ MAX_SETTINGS = 200
 
 def settings_read(command: str, output: str) -> list[tuple[str, str, str]]:
     """(file, key, value) of the settings a read-only command printed from one config file."""
+    if _first_word(command) not in _READERS:
+        return []
     try:
         words = shlex.split(command)
     except ValueError:

@@ -4,8 +4,9 @@ supersede claims in.
 Contract: facts about the person go to `profile/about.md`, the person's preferences and habits
 to `profile/preferences.md`; in a project, conventions (what to do) go to
 `projects/<slug>/conventions.md` and facts (what is) to `projects/<slug>/facts.md`; anything
-else to `general/notes.md`. A claim may replace claims anywhere in its scope's living notes
-(never in session digests, the overview, the commands table or the pitfalls).
+else to `general/notes.md`. A claim may replace claims anywhere in its scope's living notes,
+and one of the person's said in a project also that project's (never in session digests, the
+overview, the commands table or the pitfalls).
 """
 
 from __future__ import annotations
@@ -41,14 +42,20 @@ def placement(statement: statements.Statement, project: str | None) -> Placement
 
 
 def scope_paths(under: Listing, place: Placement, project: str | None) -> list[str]:
-    """The living notes a claim going to `place` may supersede claims in."""
-    if place.path.startswith("projects/") and project:
-        prefix = f"projects/{project}/"
-        return [
+    """The living notes a claim going to `place` may supersede claims in: its scope's; for a
+    claim of the person's said in a project, that project's too (said later, it is what holds
+    there: "end attribute names with '_r'" after the project's "… with '_i'")."""
+    project_notes = (
+        [
             p
-            for p in under(prefix)
+            for p in under(f"projects/{project}/")
             if "/sessions/" not in p
             and not p.endswith(("/overview.md", "/commands.md", "/pitfalls.md"))
         ]
+        if project
+        else []
+    )
+    if place.path.startswith("projects/") and project:
+        return project_notes
     top = place.path.split("/", 1)[0] + "/"
-    return under(top)
+    return under(top) + (project_notes if top == "profile/" else [])

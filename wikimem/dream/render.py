@@ -75,7 +75,7 @@ def shell_command(record: dict[str, Any]) -> str | None:
     if not isinstance(command, str) or not command.strip():
         return None
     command = command.strip()
-    while True:
+    while command.startswith("cd"):  # the pattern's own first word: most commands skip it
         stripped = _CD_PREFIX.sub("", command, count=1)
         if stripped == command:
             break

@@ -61,6 +61,7 @@ _CLAUSE_REQUEST = re.compile(
 )
 _LEAD_FILLER = re.compile(
     r"^(?:(?:by the way|btw|fyi|fwiw|tbh|imo|imho|ngl|oh and|oh|also|and|so|ok(?:ay)?|alright|actually|just so you know|"
+    r"likewise|similarly|in the same way|along the same lines|on top of that|in addition to that|"
     r"now|additionally|specifically|firstly|secondly|thirdly|lastly|finally|moreover|furthermore|"
     r"in addition|another thing|importantly|first|second|third|next|good|excellent|exactly|"
     r"indeed|absolutely|right|understood|"
@@ -1030,8 +1031,9 @@ _AFFIX_THEM = re.compile(
 )
 _APPLIES_TO = re.compile(
     r"^(?:and |also )?(?:that|this|same|the same|it|these|those|all (?:of )?that|both|same deal)"
-    r"(?:'s| is)?\s*(?:goes|applies|holds|counts|stands|is true|is the rule)?\s*"
-    r"(?:for|to|in|across|everywhere|anywhere|wherever)\b",
+    r"(?:'s| is)?\s*(?:(?:goes|applies|holds|counts|stands|is true|is the rule)\s*"
+    r"(?:for|to|in|across|everywhere|anywhere|wherever)|(?:for|in|across|everywhere|anywhere|"
+    r"wherever))\b",  # "this is to maintain consistency" is a purpose, not a scope
     re.IGNORECASE,
 )
 

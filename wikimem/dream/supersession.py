@@ -200,6 +200,9 @@ def _verdict(new: str, old: str, change: bool, said: str) -> Verdict:
     a, b = key_of(new), key_of(old)
     if a.words == b.words:
         return SAME
+    limit = _same_limit(new, old, change or bool(_CHANGE.search(said)), said)
+    if limit is not None:
+        return limit  # before the numbers are read as two things' identifiers
     if distinct_things(new, old):
         return DIFFERENT
     slot_a, slot_b = convention_slot(new), convention_slot(old)
@@ -255,6 +258,31 @@ def _verdict(new: str, old: str, change: bool, said: str) -> Verdict:
         # two things said alike ("issue 123 was fixed by PR 456", "… 789 … PR 1011").
         return SAME if (change or _CHANGE.search(new)) else UNSURE
     return DIFFERENT
+
+
+# A limit on a count of one kind of thing: "3 bullets max", "at most 5 bullets", "no more than
+# 400 lines"
+_LIMIT = re.compile(
+    r"\b(?:(?P<n>\d+)\s+(?P<unit>[a-z]+?)s?\s+(?:max(?:imum)?|tops|at most|or (?:fewer|less))|"
+    r"(?:max(?:imum)?(?: of)?|at most|no more than|up to|under)\s+(?P<n2>\d+)\s+(?P<unit2>[a-z]+?)s?)\b",
+    re.IGNORECASE,
+)
+
+
+def _same_limit(new: str, old: str, change: bool, said: str) -> Verdict | None:
+    """A limit on the same kind of thing changed ("3 bullets max, everywhere" after "keep it to
+    5 bullets max"): SAME when it is said as a change or the sentence speaks of what the older
+    one does (an answer's length); UNSURE when only the unit is shared; None when either holds
+    no limit or both hold the same one."""
+    a, b = _LIMIT.search(new), _LIMIT.search(old)
+    if a is None or b is None:
+        return None
+    unit_a = (a["unit"] or a["unit2"]).lower()
+    unit_b = (b["unit"] or b["unit2"]).lower()
+    if unit_a != unit_b or (a["n"] or a["n2"]) == (b["n"] or b["n2"]):
+        return None
+    about_old = (content_terms(old) - content_terms(unit_b)) & content_terms(said or new)
+    return SAME if change and about_old else UNSURE
 
 
 # A convention's typed slot: which kind of name starts or ends with what, which decorator goes
