@@ -272,3 +272,26 @@ def test_a_naming_rule_said_with_a_reason_or_a_condition_is_kept(home: Path, rep
     # a reason that mentions "our codebases" does not make the rule the person's everywhere
     prefs = home / "memory" / "profile" / "preferences.md"
     assert not prefs.exists() or "'_g'" not in prefs.read_text()
+
+
+def test_a_value_said_only_in_an_old_digest_is_not_given_once_a_rule_replaces_it(
+    home: Path, repo: str
+) -> None:
+    # the first value was never a claim (an answer, not the person's words): only the digest
+    # holds it, and a later rule in its slot makes it old
+    turns = [
+        {
+            "prompt": "what do our method names start with?",
+            "steps": [],
+            "answer": "Method names start with 'mx_' here; I'll start method names with 'mx_'.",
+        }
+    ]
+    replay("claude", claude_session(SID.format(1), repo, turns))
+    assert wikimem("dream").returncode == 0
+    session(2, repo, "From now on, start all method names with 'my_'.")
+    given = wikimem(
+        "inject", "prompt", "--cwd", repo, "--prompt", "what do method names start with?"
+    ).stdout
+    given += _session_start(repo)
+    assert "'my_'" in given
+    assert "'mx_'" not in given

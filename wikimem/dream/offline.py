@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
@@ -98,6 +98,43 @@ def _set_section(body: str, name: str, inside: str, default_body: str) -> str:
             assert found is not None
     before, _, after = found
     return f"{before}\n{inside.strip()}\n{after}"
+
+
+# How many of a project's newest digests a new convention is checked against
+DIGESTS_CHECKED = 200
+
+
+def _earlier_values(notes: NoteSet, project: str, text: str, body: str) -> list[str]:
+    """The other values earlier sessions of `project` gave the convention slot `text` now
+    fills ("start method names with 'x_'" said, or answered, before "… with 'y_'"), that
+    `body` has not recorded as past: said only in digests, they were never a claim to replace,
+    and without this a prompt about method names would be given them from an old digest."""
+    slot = supersession.convention_slot(text)
+    if slot is None or not slot[1]:
+        return []
+    name, value = slot[0], slot[1].lower()
+    recorded = {
+        q
+        for ln in body.split("\n")
+        if ln.startswith("<!-- wikimem:was ")
+        for q in supersession.QUOTED_VALUE.findall(ln.lower())
+    }
+    found: dict[str, None] = {}
+    for path in notes.under(f"projects/{project}/sessions/")[-DIGESTS_CHECKED:]:
+        digest = notes.existing(path)
+        if digest is None:
+            continue
+        for line in digest.body.split("\n"):
+            if "'" not in line and '"' not in line and "`" not in line:
+                continue
+            for sentence in re.split(r"(?<=[.!?])\s+", line):
+                other = supersession.convention_slot(sentence)
+                if other is None or other[0] != name or not other[1]:
+                    continue
+                old = other[1].lower()
+                if old != value and old not in recorded:
+                    found[old] = None
+    return [f"'{old}'" for old in found]
 
 
 @dataclass
@@ -281,6 +318,10 @@ class OfflineBackend:
             self._supersede_in_profile(work, notes, claim, project)
         note = notes.get(place.path, place.title, place.kind, [])
         folded = claims.fold(note.body, claim, today=day, change=st.change, said=st.said)
+        if folded.changed and project:
+            earlier = _earlier_values(notes, project, st.text, folded.body)
+            if earlier:
+                folded = replace(folded, body=claims.record_past(folded.body, earlier, day))
         if folded.changed:
             # who said it, from the event it came from: the person's prompt, the agent's
             # message, a tool's output (what the line's provenance text says is not read)
