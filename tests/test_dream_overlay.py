@@ -34,7 +34,9 @@ def test_a_note_written_moved_and_deleted_in_one_dream_is_listed_as_the_wiki_wil
         "projects/api/sessions/d1.md",
     ]
     assert overlay.apply(_note("projects/api/sessions/d2.md"), STAMP) is None
-    assert overlay.apply(Move("projects/api/conventions.md", "projects/api/style.md"), STAMP) is None
+    assert (
+        overlay.apply(Move("projects/api/conventions.md", "projects/api/style.md"), STAMP) is None
+    )
     assert overlay.apply(Delete("profile/me.md", "retracted"), STAMP) is None
 
     assert overlay.under("projects/api/sessions/") == [

@@ -129,6 +129,28 @@ def test_a_one_off_command_is_no_row_until_another_session_runs_it(home: Path, r
     assert "`pytest tests/unit -x --maxfail=<n>`" in table.read_text()
 
 
+def test_a_declared_target_narrowed_to_one_corner_is_a_variant_not_the_way_to_run_it(
+    home: Path, repo: str
+) -> None:
+    steps = [
+        ("run", "make lint", True, "ok"),
+        ("run", "make lint PKG=./internal/ingest/...", True, "ok"),
+    ]
+    session(1, repo, "lint it", steps=steps)
+    table = Path(home, "memory", "projects", "acme-api", "commands.md").read_text()
+    assert "`make lint`" in table and "PKG=" not in table
+
+
+def test_a_command_that_passes_on_a_plain_retry_is_no_pitfall(home: Path, repo: str) -> None:
+    steps = [
+        ("run", "git commit -S -m 'fix: eta'", False, "error: gpg failed to sign the data"),
+        ("run", "git commit -S -m 'fix: eta'", True, "[main 1a2b3c4] fix: eta"),
+    ]
+    session(1, repo, "commit it", steps=steps)
+    pitfalls = Path(home, "memory", "projects", "acme-api", "pitfalls.md")
+    assert not pitfalls.exists() or "gpg failed" not in pitfalls.read_text()
+
+
 def test_moving_off_a_tool_takes_its_commands_out_and_leaves_the_pitfalls(
     home: Path, repo: str
 ) -> None:
@@ -295,3 +317,8 @@ def test_a_value_said_only_in_an_old_digest_is_not_given_once_a_rule_replaces_it
     given += _session_start(repo)
     assert "'my_'" in given
     assert "'mx_'" not in given
+
+
+def test_a_sentence_cut_off_mid_way_is_no_claim(home: Path, repo: str) -> None:
+    session(1, repo, "For the label templates from now on we should always use the.")
+    assert "label templates" not in living(home)

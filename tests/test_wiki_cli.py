@@ -125,11 +125,15 @@ def test_forget_said_in_words_retracts_the_claim_it_names_and_keeps_the_rest(hom
     assert not [ln for ln in current if "i18n:extract" in ln]
     assert [ln for ln in current if "Prettier" in ln]
     assert "<!-- wikimem:was" in notes  # history keeps what was retracted
-    assert 'Retracts: "Always run pnpm i18n:extract' in wikimem("log").stdout + subprocess.run(
-        ["git", "-C", str(home / "memory"), "log", "-1", "--format=%B"],
-        capture_output=True,
-        text=True,
-    ).stdout
+    assert (
+        'Retracts: "Always run pnpm i18n:extract'
+        in wikimem("log").stdout
+        + subprocess.run(
+            ["git", "-C", str(home / "memory"), "log", "-1", "--format=%B"],
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     # words that name nothing change nothing, and say so
     miss = wikimem("forget", "the kubernetes rule", *site)
     assert miss.returncode == 1 and "names 'the kubernetes rule'" in miss.stderr

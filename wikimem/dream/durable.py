@@ -603,6 +603,8 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("question")
     if _HEDGE.search(c):
         return Silent("guess")
+    if _CUT_OFF.search(c):
+        return Silent("fragment: cut off")  # "… we should always use the."
     if _REPORTED.search(c):
         return Silent("someone else's words")
     # a naming rule with its value says what it is about, whatever talk comes with it ("…
@@ -684,6 +686,12 @@ _TOOL_FOR = re.compile(
 _FREE_CHOICE = re.compile(
     r"\b(?:however|whatever|any way|anyway|how ?ever) ?(?:you (?:like|want|see fit|prefer|"
     r"think best)|(?:is )?fine)?[.!]?$|\bas you see fit[.!]?$|\b(?:up to you|your call)[.!]?$",
+    re.IGNORECASE,
+)
+# A sentence that stops on a word that needs one after it
+_CUT_OFF = re.compile(
+    r"(?:^|\s)(?:the|a|an|my|our|your|their|its|to|of|with|into|than|because|if|use|using)"
+    r"[\s.,;:…-]*$",
     re.IGNORECASE,
 )
 # A rule tied to one day ("don't deploy on 2026-11-20", "no merges in the week of …"); a rule

@@ -54,6 +54,7 @@ class Pitfall:
     files: list[str] = field(default_factory=list)
     explanation: str = ""
     ran: list[str] = field(default_factory=list)  # commands that worked in between
+    acted: int = 0  # commands that changed something in between, whatever they touched
 
 
 # What a fix may edit and still be about the environment, not the code under work: build and
@@ -185,6 +186,7 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
                 found.append((pitfall, messages.pop(base)))
             elif not read_only(command):
                 for pending in failing.values():
+                    pending.acted += 1
                     # e.g. `pip install -e .` before the rerun; only a command that touches
                     # what failed (its tool, a word of the command or of its error) can have
                     # fixed it: the next command run is not a cause
@@ -197,6 +199,8 @@ def find_pitfalls(records: Sequence[dict[str, Any]]) -> list[Pitfall]:
     for pitfall, said in found:
         if _a_bug_fixed(pitfall):
             continue  # the session's work: its digest tells it, no trap for the next one
+        if pitfall.fixed_by == pitfall.command and not (pitfall.acted or pitfall.files):
+            continue  # the same command passed on a plain retry: a blip, nothing to avoid
         pitfall.explanation = explain(said)
         out.append(pitfall)
     for base, pitfall in failing.items():
