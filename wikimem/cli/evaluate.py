@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 # Spelled out here so `wikimem --help` imports nothing of the engine (tests keep them equal to
 # wikimem.evaluate.sets.NAMES and wikimem.evaluate.runner.CHOICES).
-SET_NAMES = ("main", "heldout", "heldout2", "heldout3", "heldout4", "blindA", "blindB")
+SET_NAMES = ("main", "heldout", "heldout2", "heldout3", "heldout4", "blindA", "blindB", "blindC")
 BACKEND_CHOICES = (
     "offline",
     "scripted",

@@ -11,7 +11,11 @@
     someone who read no wikimem code, a data file (`blindA.json`); its first figure was taken
     on the code before the "precise or silent" judgment, then it was tuned on;
   - `blindB`: 58 cases written the same way by a second writer, run twice only: on the code
-    before that judgment and on the code at its end, never tuned on.
+    before that judgment and on the code at its end, never tuned on (its classes of failure
+    were read after that, so it is no longer blind);
+  - `blindC`: 60 cases in seven repositories over ten days, written blind on 2026-12-06 by a
+    third writer from a brief and the format alone, run first on the code of that day before
+    any change, then tuned on from a line-by-line reader's report.
 
 A set is built only when asked for (`build(name)`): the sets are large literal tables. A set
 written as data (`datafile`, a JSON file beside this module) brings its own repositories and
@@ -33,7 +37,8 @@ _SETS = {
     "heldout3": ("heldout3", "build_heldout3_cases", "third held-out set"),
     "heldout4": ("heldout4", "build_heldout4_cases", "fourth held-out set"),
     "blindA": ("blindA.json", "", "blind set A (tuned on after its first run)"),
-    "blindB": ("blindB.json", "", "blind set B (never tuned on)"),
+    "blindB": ("blindB.json", "", "blind set B (its failure classes since read)"),
+    "blindC": ("blindC.json", "", "blind set C (first run recorded, then tuned on)"),
 }
 NAMES = tuple(_SETS)
 
