@@ -322,3 +322,45 @@ def test_a_value_said_only_in_an_old_digest_is_not_given_once_a_rule_replaces_it
 def test_a_sentence_cut_off_mid_way_is_no_claim(home: Path, repo: str) -> None:
     session(1, repo, "For the label templates from now on we should always use the.")
     assert "label templates" not in living(home)
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "old", "new"),
+    [
+        (
+            "local postgres for the api runs on 55432 (compose maps it), 5432 is my system one.",
+            "moved the local pg to 6543, 55432 kept clashing with the tunnel.",
+            "55432",
+            "6543",
+        ),
+        (
+            "api PRs need 2 approvals before merge, gitlab enforces it.",
+            "we dropped to one approval on api PRs, the team is too small now.",
+            "2 approvals",
+            "one approval",
+        ),
+        (
+            "the api targets java 17, lots of users still run 17.",
+            "changed my mind: the api goes to java 21 for the 2.0 line.",
+            "java 17",
+            "java 21",
+        ),
+        (
+            "rule for this repo: ask me first before running migrations on the shared dev db.",
+            "let's drop the ask-first thing for the dev db, it slows everyone down.",
+            "ask me first",
+            "",
+        ),
+    ],
+)
+def test_a_change_of_mind_in_everyday_words_replaces_the_old_claim(
+    home: Path, repo: str, first: str, later: str, old: str, new: str
+) -> None:
+    session(1, repo, first)
+    assert old in living(home).lower()
+    session(2, repo, later)
+    current = [ln.lower() for ln in living(home).splitlines() if ln.startswith("- ")]
+    assert not [ln for ln in current if old in ln and "(was" not in ln]
+    assert not new or [ln for ln in current if new in ln]
+    prefs = home / "memory" / "profile" / "preferences.md"
+    assert not prefs.exists() or old not in prefs.read_text().lower()  # never the person's

@@ -605,6 +605,8 @@ def judge(clause: str, *, asked: bool = False, instead: bool = False) -> Judgeme
         return Silent("guess")
     if _CUT_OFF.search(c):
         return Silent("fragment: cut off")  # "… we should always use the."
+    if _THERE.search(c):
+        return Silent("fragment: leans on what came before")  # "run migrations there"
     if _REPORTED.search(c):
         return Silent("someone else's words")
     # a naming rule with its value says what it is about, whatever talk comes with it ("…
@@ -686,6 +688,13 @@ _TOOL_FOR = re.compile(
 _FREE_CHOICE = re.compile(
     r"\b(?:however|whatever|any way|anyway|how ?ever) ?(?:you (?:like|want|see fit|prefer|"
     r"think best)|(?:is )?fine)?[.!]?$|\bas you see fit[.!]?$|\b(?:up to you|your call)[.!]?$",
+    re.IGNORECASE,
+)
+# "just run migrations there and tell me after": where is said before
+_THERE = re.compile(
+    r"^(?:just |then |and |so )*(?:run|do|deploy|put|push|apply|test|keep|store|install|use)\b"
+    r"[^,.;]{0,30}? there\b"
+    r"(?! (?:is|are|was|were)\b)",
     re.IGNORECASE,
 )
 # A sentence that stops on a word that needs one after it

@@ -543,8 +543,8 @@ def _scope(kind: str, sentence: str, in_project: bool, said: str = "") -> str:
         said and everywhere(said, rule) and not _PROJECT_ANCHOR.search(sentence)
     ):
         return "profile"
-    if in_project and _PROJECT_ANCHOR.search(sentence):
-        return "project"
+    if in_project and (_PROJECT_ANCHOR.search(sentence) or (said and _PROJECT_ANCHOR.search(said))):
+        return "project"  # "rule for this repo: ask me first before …" is this repository's
     if in_project and rule:
         from wikimem.dream.supersession import convention_slot
 
@@ -922,9 +922,9 @@ _GONE: tuple[re.Pattern[str], ...] = tuple(
         r"^(?:forget|scratch|disregard)(?: about)? (?:the |that |my |our |this )?"
         r"(?P<target>[^,;:]{3,80}?)(?: thing| rule| bit| part| idea| note| requirement| "
         r"convention| policy)?(?:[,;:]\s*(?P<rest>.+))?$",
-        r"^(?:drop|ignore|kill|nix|ditch|scrap) (?:the |that |my |our |this )"
-        r"(?P<target>[^,;:]{3,80}?) (?:thing|rule|bit|part|idea|note|requirement|convention|"
-        r"policy)(?:[,;:]\s*(?P<rest>.+))?$",
+        r"^(?:let'?s |let us |we can |you can )?(?:drop|ignore|kill|nix|ditch|scrap) (?:the |that "
+        r"|my |our |this )(?P<target>[^,;:]{3,80}?) (?:thing|rule|bit|part|idea|note|requirement|"
+        r"convention|policy)(?: (?:for|on|about|in) [^,;:]{2,40})?(?:[,;:]\s*(?P<rest>.+))?$",
         # "we got rid of the nightly rebuild", "scrap the release freeze rule"
         r"^(?:we |i )?(?:(?:have |'ve )?(?:got rid of|killed|retired|scrapped|ditched|"
         r"decommissioned)|scrap|ditch) (?P<target>[^,;:]{3,80}?)(?:[,;:]\s*(?P<rest>.+))?$",

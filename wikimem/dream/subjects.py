@@ -81,6 +81,23 @@ _ALIASES = {
     "code": "",
 }
 _MEMBER = {m: cat for cat, (_, members) in CATEGORIES.items() for m in members}
+# "goes to java 21", "moved to node 22", "bumped to python 3.13": the tool a change moves to
+_MOVED_TO_VERSION = re.compile(
+    r"\b(?:goes|go|going|went|moved?|moving|switch(?:ed|es|ing)?|bump(?:ed|s|ing)?|"
+    r"upgrad(?:ed|es|e|ing)|migrat(?:ed|es|e|ing)|jump(?:ed|s)?) (?:over )?(?:up )?to "
+    r"([a-z][\w.+#-]*)\s+v?(\d+(?:\.\d+)*)\b",
+    re.IGNORECASE,
+)
+# Short names of one thing, as a claim's entity terms (stemmed) read them
+_ENTITY_ALIASES = {
+    "pg": "postgre",
+    "postgresql": "postgre",
+    "psql": "postgre",
+    "k8s": "kubernete",
+    "kube": "kubernete",
+    "gh": "github",
+    "gl": "gitlab",
+}
 
 _SPACES = re.compile(
     r"\b(?P<n>two|four|eight|three|2|4|8|3)[- ]space(?:s)?(?: indent(?:ation|s)?)?\b|"
@@ -511,6 +528,9 @@ def key_of(text: str) -> Key:
         participles = [w for w in after[1:] if w.lower().endswith("ed") and len(w) > 4]
         entity |= content_terms(" ".join(participles[:1]))
     if attribute == "version" and value:
+        moved = _MOVED_TO_VERSION.search(text)
+        if moved and moved.group(1).lower() not in STOPWORDS | VERBS:
+            value = moved.group(2)  # "quire 2.0 goes to java 21": the change is to java 21
         # "terraform 1.9.8", "python 3.12", "node 20": the tool before the version is what the
         # version is of, however the rest of the sentence goes
         tool = re.search(
@@ -523,6 +543,8 @@ def key_of(text: str) -> Key:
     if attribute and attribute != "number":
         entity.discard(attribute)
         entity.discard(_stem(attribute))  # "version" is stemmed "vers"
+    # "the local pg" is the local postgres: one thing under its short name
+    entity = {_ENTITY_ALIASES.get(t, t) for t in entity}
     words = tuple(w.strip(".").lower() for w in re.findall(r"[\w.+#/-]+", text))
     return Key(
         category=category,

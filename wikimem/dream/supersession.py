@@ -269,19 +269,50 @@ _LIMIT = re.compile(
 )
 
 
+# A count a rule requires: "need 2 approvals", "dropped to one approval", "at least 3 reviewers"
+_COUNT = re.compile(
+    r"\b(?:needs?|requires?|required|to|at least|minimum of|min(?:imum)?)\s+"
+    r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|a single|single)\s+"
+    r"(?P<unit>[a-z]{3,}?)s?\b",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = {
+    "one": "1",
+    "a single": "1",
+    "single": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+}
+
+
+def _count_of(text: str) -> tuple[str, str] | None:
+    """(unit, number) of the limit or required count `text` states, else None."""
+    m = _LIMIT.search(text)
+    if m:
+        return (m["unit"] or m["unit2"]).lower(), (m["n"] or m["n2"])
+    m = _COUNT.search(text)
+    if m:
+        n = m["n"].lower()
+        return m["unit"].lower(), _NUMBER_WORDS.get(n, n)
+    return None
+
+
 def _same_limit(new: str, old: str, change: bool, said: str) -> Verdict | None:
     """A limit on the same kind of thing changed ("3 bullets max, everywhere" after "keep it to
     5 bullets max"): SAME when it is said as a change or the sentence speaks of what the older
     one does (an answer's length); UNSURE when only the unit is shared; None when either holds
     no limit or both hold the same one."""
-    a, b = _LIMIT.search(new), _LIMIT.search(old)
-    if a is None or b is None:
+    a, b = _count_of(new), _count_of(old)
+    if a is None or b is None or a[0] != b[0] or a[1] == b[1]:
         return None
-    unit_a = (a["unit"] or a["unit2"]).lower()
-    unit_b = (b["unit"] or b["unit2"]).lower()
-    if unit_a != unit_b or (a["n"] or a["n2"]) == (b["n"] or b["n2"]):
-        return None
-    about_old = (content_terms(old) - content_terms(unit_b)) & content_terms(said or new)
+    about_old = (content_terms(old) - content_terms(b[0])) & content_terms(said or new)
     return SAME if change and about_old else UNSURE
 
 
