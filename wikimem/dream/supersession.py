@@ -592,9 +592,12 @@ def rewrite_with_value(old: str, new: str, date: str) -> str | None:
     if a.entity >= b.entity and len(a.entity) >= 2:
         return None  # the new statement names the thing fully: it stands on its own
     base = strip_history(old).rstrip()
-    m = re.search(r"(?<![\w.])" + re.escape(b.value) + r"(?![\w])", base, re.IGNORECASE)
-    if not m:
+    found = list(re.finditer(r"(?<![\w.])" + re.escape(b.value) + r"(?![\w])", base, re.I))
+    if len(found) != 1:
+        # "java 17 — jvmToolchain(17) — users still run 17": changing one of them would
+        # leave the others saying the old value; the new statement stands as it is
         return None
+    m = found[0]
     changed = base[: m.start()] + a.value + base[m.end() :]
     changed = changed.rstrip(".")
     return f"{changed} (was {b.value} until {date})."
