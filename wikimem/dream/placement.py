@@ -41,20 +41,24 @@ def placement(statement: statements.Statement, project: str | None) -> Placement
     return Placement("general/notes.md", "General notes", "general")
 
 
+def project_claim_notes(under: Listing, project: str | None) -> list[str]:
+    """A project's notes that hold claims (never its session digests, overview, commands table
+    or pitfalls)."""
+    if not project:
+        return []
+    return [
+        p
+        for p in under(f"projects/{project}/")
+        if "/sessions/" not in p
+        and not p.endswith(("/overview.md", "/commands.md", "/pitfalls.md"))
+    ]
+
+
 def scope_paths(under: Listing, place: Placement, project: str | None) -> list[str]:
     """The living notes a claim going to `place` may supersede claims in: its scope's; for a
     claim of the person's said in a project, that project's too (said later, it is what holds
     there: "end attribute names with '_r'" after the project's "… with '_i'")."""
-    project_notes = (
-        [
-            p
-            for p in under(f"projects/{project}/")
-            if "/sessions/" not in p
-            and not p.endswith(("/overview.md", "/commands.md", "/pitfalls.md"))
-        ]
-        if project
-        else []
-    )
+    project_notes = project_claim_notes(under, project)
     if place.path.startswith("projects/") and project:
         return project_notes
     top = place.path.split("/", 1)[0] + "/"

@@ -20,7 +20,7 @@ from datetime import date
 from wikimem.capture.project import find_repo_root, project_slug, slugify
 from wikimem.capture.redact import redact
 from wikimem.dream import claims, dates, durable, statements, subjects
-from wikimem.dream.placement import placement, scope_paths
+from wikimem.dream.placement import placement, project_claim_notes, scope_paths
 from wikimem.errors import WikimemError
 from wikimem.wiki.batch import BatchResult, Wiki
 from wikimem.wiki.gate import MemoryWrite, content_hash
@@ -298,12 +298,12 @@ def forget(wiki: Wiki, path: str, project: str | None = None) -> BatchResult:
 def _forget_said(wiki: Wiki, words: str, project: str | None) -> BatchResult:
     stamp = now_utc()
     day = stamp[:10]
-    folders = ["profile/"] + ([f"projects/{project}/"] if project else [])
+    # the notes a claim may be replaced in (`scope_paths`): a retraction never empties a
+    # pitfall, the commands table or the overview
+    under = _lister(list(wiki.paths()))
     writes: list[MemoryWrite] = []
     retracted: list[str] = []
-    for rel in sorted(wiki.paths()):
-        if not rel.startswith(tuple(folders)) or "/sessions/" in rel:
-            continue
+    for rel in sorted(under("profile/") + project_claim_notes(under, project)):
         current = wiki.read(rel)
         if current is None:
             continue
